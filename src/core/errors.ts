@@ -1,0 +1,40 @@
+/**
+ * The domain error type. Every layer inside mnemo throws `MemoryError`; each edge (CLI, hook, MCP, web)
+ * translates it once into its own language. Codes are API: never rename one, only add.
+ */
+export type MemoryErrorCode =
+  | 'INVALID_INPUT'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_BUSY'
+  | 'STORE_CORRUPT'
+  | 'SCHEMA_TOO_NEW'
+  | 'MIGRATION_FAILED'
+  | 'EMBEDDING_FAILED'
+  | 'UNSUPPORTED'
+  | 'TIMEOUT'
+  | 'CONFIG_INVALID';
+
+export interface MemoryErrorOptions {
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+export class MemoryError extends Error {
+  override readonly name = 'MemoryError';
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly code: MemoryErrorCode,
+    message: string,
+    options: MemoryErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.details = options.details;
+  }
+}
+
+export function isMemoryError(error: unknown, code?: MemoryErrorCode): error is MemoryError {
+  return error instanceof MemoryError && (code === undefined || error.code === code);
+}

@@ -1,6 +1,7 @@
 // Flat config. Layer rules mirror the dependency table of the architecture guide: core is pure, only the
 // adapter factories touch drivers, edges never reach into a backend directly.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import nodePlugin from 'eslint-plugin-n';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
@@ -30,7 +31,9 @@ export default tseslint.config(
       n: nodePlugin,
     },
     settings: {
-      'import-x/resolver': { node: { extensions: ['.ts', '.js'] } },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: './tsconfig.test.json' }),
+      ],
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',

@@ -126,9 +126,10 @@ export interface MemoryStore {
 
   /**
    * Stores a new memory: row, lexical index, optional vector and an audit entry in one transaction.
-   * Same normalised content in the same project returns the existing memory with `created: false`
-   * and records an access instead of duplicating. Throws INVALID_INPUT for bad content, STORE_BUSY
-   * when the store stays locked past the busy timeout.
+   * Same normalised content as an active memory of the same project returns that memory with
+   * `created: false` and records an access instead of duplicating; text that only a superseded memory
+   * holds is stored anew (re-asserting a replaced fact must bring it back into recall). Throws
+   * INVALID_INPUT for bad content, STORE_BUSY when the store stays locked past the busy timeout.
    */
   remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome>;
 

@@ -1,0 +1,127 @@
+// Writes test/fixtures/sqlite/schema-v<N>.db (+ .json manifest; run prettier on it afterwards) with the schema version this build
+// creates, using the built store (run `npm run build` first). A fixture is the frozen output of one
+// release: it is made once, when version N ships, and then only ever read by the upgrade tests.
+//
+//   node scripts/make-sqlite-fixture.mjs [--force]
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { openSqliteStore } from '../dist/store/sqlite/open-sqlite-store.js';
+
+const FIXTURES = fileURLToPath(new URL('../test/fixtures/sqlite/', import.meta.url));
+const force = process.argv.includes('--force');
+
+let time = Date.parse('2025-02-03T09:00:00.000Z');
+const clock = { now: () => new Date(time) };
+const tick = (minutes) => (time += minutes * 60_000);
+let counter = 0;
+// Valid, sortable ULIDs that read as fixtures in a diff.
+const ids = { next: () => `01JFX${String((counter += 1)).padStart(21, '0')}` };
+
+const probe = `${FIXTURES}probe.db`;
+const store = await openSqliteStore({ path: probe, clock, ids });
+const version = store.schemaVersion;
+await store.close();
+rmSync(probe, { force: true });
+
+const dbPath = `${FIXTURES}schema-v${version}.db`;
+const manifestPath = `${FIXTURES}schema-v${version}.json`;
+if (existsSync(dbPath) && !force) {
+  console.error(`${dbPath} exists; released fixtures are frozen. Pass --force to rewrite it.`);
+  process.exit(1);
+}
+rmSync(dbPath, { force: true });
+
+const s = await openSqliteStore({ path: dbPath, clock, ids });
+const vector = (...values) => ({ model: 'fixture-model', values: Float32Array.from(values) });
+const alpha = '/home/dev/projects/alpha';
+const beta = '/home/dev/projects/beta';
+
+const build = await s.remember(
+  {
+    content: 'Build with `npm run build`; tests need dist/.',
+    projectKey: alpha,
+    kind: 'fact',
+    tags: ['build', 'npm'],
+    origin: 'user',
+  },
+  { vector: vector(1, 0, 0, 0) },
+);
+tick(5);
+const oldDeploy = await s.remember(
+  {
+    content: 'Deploy with make deploy from the repo root.',
+    projectKey: alpha,
+    kind: 'decision',
+    tags: ['deploy'],
+    origin: 'user',
+  },
+  { vector: vector(0, 1, 0, 0) },
+);
+tick(5);
+await s.supersede(
+  oldDeploy.memory.id,
+  {
+    content: 'Deploy with just deploy; the Makefile is gone.',
+    projectKey: alpha,
+    kind: 'decision',
+    tags: ['deploy', 'just'],
+    origin: 'user',
+  },
+  { vector: vector(0, 0.9, 0.1, 0) },
+);
+tick(5);
+const busy = await s.remember({
+  content: 'SQLITE_BUSY under parallel hooks: use WAL with busy_timeout.',
+  projectKey: alpha,
+  kind: 'error',
+  tags: ['sqlite'],
+  origin: 'local_exec',
+  originTool: 'Bash',
+  sessionId: 'session-fixture-1',
+});
+tick(5);
+await s.remember({
+  content: 'Prefer small pure functions; keep I/O behind ports.',
+  projectKey: beta,
+  visibility: 'global',
+  kind: 'preference',
+  tags: ['style'],
+  origin: 'user',
+  pinned: true,
+});
+tick(5);
+await s.remember(
+  {
+    content: 'Café résumé parsing must ignore accents.',
+    projectKey: beta,
+    tags: ['unicode'],
+    origin: 'agent',
+    heatBase: 2.5,
+  },
+  { vector: vector(0, 0, 0, 1) },
+);
+tick(60);
+await s.recordAccess([build.memory.id, busy.memory.id]);
+await s.updateMemory(busy.memory.id, { tags: ['sqlite', 'concurrency'] });
+
+const memories = [];
+for await (const record of s.exportMemories()) memories.push(record);
+await s.close();
+
+const manifest = {
+  schemaVersion: version,
+  memories,
+  lexical: [
+    { query: 'deploy', includeSuperseded: false, ids: [memories[2].id] },
+    { query: 'deploy', includeSuperseded: true, ids: [memories[2].id, memories[1].id].sort() },
+    { query: 'cafe resume', includeSuperseded: false, ids: [memories[5].id] },
+    { query: 'concurrency busy', includeSuperseded: false, ids: [memories[3].id] },
+  ],
+  vector: [
+    { model: 'fixture-model', values: [0.1, 1, 0, 0], nearest: memories[2].id },
+    { model: 'fixture-model', values: [1, 0.1, 0, 0], nearest: memories[0].id },
+  ],
+};
+writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`wrote ${dbPath} and ${manifestPath}`);

@@ -1,0 +1,123 @@
+/**
+ * The composition root: the only place that reads the config, picks a store backend and builds the
+ * objects every edge (CLI, hooks, MCP, web) receives as `app`. Edges never build their own
+ * dependencies and never import a backend; this file loads the backend lazily so a command that fails
+ * before touching the store never pays for the native driver.
+ */
+import { mkdirSync } from 'node:fs';
+
+import { monotonicFactory } from 'ulid';
+
+import { type Config, loadConfig, type LoadConfigOptions } from '../config/config.js';
+import { isMemoryError, MemoryError } from '../core/errors.js';
+import { createLogger, type Logger, type TextSink } from '../log/log.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdSource } from '../ports/ids.js';
+import type { MemoryStore } from '../store/store.js';
+
+/** Everything an edge needs. Close it when done: it releases the database file. */
+export interface App {
+  readonly config: Config;
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly log: Logger;
+  close(): Promise<void>;
+}
+
+export interface OpenAppOptions extends LoadConfigOptions {
+  /** A resolved config; when given, `env`, `userHome` and `overrides` are ignored. */
+  config?: Config;
+  clock?: Clock;
+  ids?: IdSource;
+  log?: Logger;
+  /** Where the default logger mirrors lines (the CLI's `--verbose`), and reports its own failures. */
+  stderr?: TextSink;
+  verbose?: boolean;
+}
+
+/** The wall clock. */
+export const systemClock: Clock = { now: () => new Date() };
+
+/** ULIDs whose time part comes from `clock`, monotonic within the process. */
+export function createIdSource(clock: Clock): IdSource {
+  const next = monotonicFactory();
+  return { next: () => next(clock.now().getTime()) };
+}
+
+/**
+ * Opens the app: resolves the config, creates `$MNEMO_HOME` if needed, opens the store. Throws
+ * CONFIG_INVALID for a bad config, STORE_UNAVAILABLE when the home or the database cannot be opened,
+ * and whatever the store raises on open (STORE_CORRUPT, STORE_BUSY, SCHEMA_TOO_NEW).
+ */
+export async function openApp(options: OpenAppOptions = {}): Promise<App> {
+  const config = options.config ?? loadConfig(options);
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? createIdSource(clock);
+  const log =
+    options.log ??
+    createLogger({
+      file: config.logFile,
+      level: config.logLevel,
+      clock,
+      stderr: options.stderr,
+      stderrLevel: options.verbose === true ? 'debug' : 'silent',
+    });
+  ensureHome(config.home);
+  const store = await openStore(config, clock, ids, log);
+  let closed = false;
+  return {
+    config,
+    store,
+    clock,
+    ids,
+    log,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await store.close();
+    },
+  };
+}
+
+function ensureHome(home: string): void {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new MemoryError(
+      'STORE_UNAVAILABLE',
+      `Cannot create the mnemo home ${home} (${(error as Error).message}). Point MNEMO_HOME at a writable directory.`,
+      { cause: error },
+    );
+  }
+}
+
+async function openStore(
+  config: Config,
+  clock: Clock,
+  ids: IdSource,
+  log: Logger,
+): Promise<MemoryStore> {
+  const { openSqliteStore } = await import('../store/sqlite/open-sqlite-store.js');
+  try {
+    const store = await openSqliteStore({
+      path: config.databasePath,
+      clock,
+      ids,
+      busyTimeoutMs: config.busyTimeoutMs,
+    });
+    log.debug('store opened', { path: config.databasePath, schemaVersion: store.schemaVersion });
+    return store;
+  } catch (error) {
+    if (isMemoryError(error)) throw error;
+    // The adapter translates the failures it understands; anything else on open still means the
+    // file cannot serve as a store, which the user can act on.
+    log.error('store open failed', { path: config.databasePath, error: String(error) });
+    throw new MemoryError(
+      'STORE_UNAVAILABLE',
+      `Cannot open the store ${config.databasePath} (${(error as Error).message}). ` +
+        'Check that it is a mnemo database you can read and write, or point MNEMO_HOME at another directory.',
+      { cause: error },
+    );
+  }
+}

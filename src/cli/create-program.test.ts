@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+
+import { createProgram, type ParsedCommand } from './create-program.js';
+
+/** Parses without running anything: the dispatch records what the command line asked for. */
+async function parse(...argv: string[]): Promise<ParsedCommand & { verbose: boolean }> {
+  let parsed: ParsedCommand | undefined;
+  const program = createProgram(
+    (command) => {
+      parsed = command;
+      return Promise.resolve();
+    },
+    { writeErr: () => undefined, writeOut: () => undefined },
+  );
+  await program.parseAsync(argv, { from: 'user' });
+  if (parsed === undefined) throw new Error('no command dispatched');
+  return { ...parsed, verbose: program.opts<{ verbose?: boolean }>().verbose === true };
+}
+
+async function parseError(...argv: string[]): Promise<string> {
+  let stderr = '';
+  const program = createProgram(() => Promise.resolve(), {
+    writeErr: (text) => void (stderr += text),
+    writeOut: () => undefined,
+  });
+  await expect(program.parseAsync(argv, { from: 'user' })).rejects.toThrow();
+  return stderr;
+}
+
+describe('createProgram', () => {
+  it('collects remember text, repeatable tags, kind, project and global', async () => {
+    expect(
+      await parse(
+        'remember',
+        'use',
+        'pnpm',
+        '-t',
+        'a',
+        '--tag',
+        'b',
+        '-k',
+        'decision',
+        '-p',
+        'dir',
+        '-g',
+      ),
+    ).toMatchObject({
+      name: 'remember',
+      args: [['use', 'pnpm']],
+      options: { tag: ['a', 'b'], kind: 'decision', project: 'dir', global: true },
+    });
+  });
+
+  it('accepts `-` as the remember text (stdin)', async () => {
+    expect((await parse('remember', '-')).args).toEqual([['-']]);
+  });
+
+  it('parses recall limits as numbers and leaves the default to the config', async () => {
+    expect((await parse('recall', 'a', 'b', '--limit', '5', '--json')).options).toEqual({
+      limit: 5,
+      json: true,
+    });
+    expect((await parse('recall', 'a')).options).toEqual({});
+  });
+
+  it('defaults the list limit to 50', async () => {
+    expect((await parse('list')).options).toEqual({ limit: 50 });
+  });
+
+  it('accepts --verbose before or after the command', async () => {
+    expect((await parse('-v', 'stats')).verbose).toBe(true);
+    expect((await parse('stats', '--verbose', '--json')).verbose).toBe(true);
+    expect((await parse('stats')).verbose).toBe(false);
+  });
+
+  it.each([
+    [['get', '01ARZ3NDEKTSV4RRFFQ69G5FAV'], 'get', ['01ARZ3NDEKTSV4RRFFQ69G5FAV']],
+    [['forget', 'x'], 'forget', ['x']],
+    [['export', '--out', 'f.jsonl'], 'export', []],
+    [['import', '-'], 'import', ['-']],
+    [['demo', '--home', 'h'], 'demo', []],
+  ])('dispatches %j to %s', async (argv, name, args) => {
+    expect(await parse(...argv)).toMatchObject({ name, args });
+  });
+
+  it.each([
+    [
+      ['recall', 'x', '--limit', 'abc'],
+      /argument 'abc' is invalid\. Give a whole number from 1 to 1000/,
+    ],
+    [['recall', 'x', '--limit', '1001'], /Give a whole number from 1 to 1000/],
+    [['remember', 'x', '--kind', 'gossip'], /Allowed choices are note, decision/],
+    [['list', '--all', '--project', 'p'], /cannot be used with/],
+    [['remember'], /missing required argument 'text'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+  ])('refuses %j with a usage message', async (argv, message) => {
+    const stderr = await parseError(...argv);
+    expect(stderr).toMatch(message);
+    expect(stderr).toContain('mnemo --help');
+  });
+});

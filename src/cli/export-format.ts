@@ -1,0 +1,190 @@
+/**
+ * The export file format: JSON Lines, one `ExportedMemory` per line, in the store's export order.
+ * Parsing is strict and all-or-nothing: every line is decoded and validated before anything is
+ * written, so a bad file imports nothing.
+ */
+import { z } from 'zod';
+
+import { isMemoryError, MemoryError } from '../core/errors.js';
+import { MEMORY_KINDS, normaliseContent, normaliseTags, VISIBILITIES } from '../core/memory.js';
+import { contentHash } from '../store/content-hash.js';
+import type { ExportedMemory, ImportOutcome, MemoryStore } from '../store/store.js';
+
+const memoryId = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
+const timestamp = z.iso.datetime();
+
+const exportedMemorySchema = z
+  .strictObject({
+    id: memoryId,
+    content: z.string(),
+    projectKey: z.string().min(1),
+    visibility: z.enum(VISIBILITIES),
+    kind: z.enum(MEMORY_KINDS),
+    tags: z.array(z.string()),
+    origin: z.string().min(1),
+    originTool: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    lastAccessedAt: timestamp.nullable(),
+    accessCount: z.int().min(0),
+    heatBase: z.number().min(0),
+    pinned: z.boolean(),
+    supersedes: memoryId.nullable(),
+    supersededBy: memoryId.nullable(),
+    contentHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 hex digest'),
+    embeddingModel: z.string().nullable(),
+    vector: z
+      .strictObject({
+        model: z.string().min(1),
+        dims: z.int().positive(),
+        values: z.array(z.number()),
+      })
+      .refine((v) => v.values.length === v.dims, 'values must hold exactly `dims` numbers')
+      .nullable(),
+  })
+  .superRefine((record, ctx) => {
+    // Exports hold normalised values; anything else was edited by hand and the store would refuse it
+    // halfway through the import, so it is refused here, before anything is written.
+    for (const [path, check] of [
+      ['content', () => normaliseContent(record.content) === record.content],
+      ['contentHash', () => contentHash(record.content) === record.contentHash],
+      ['tags', () => JSON.stringify(normaliseTags(record.tags)) === JSON.stringify(record.tags)],
+      ['projectKey', () => record.projectKey.trim() === record.projectKey],
+      ['origin', () => record.origin.trim() === record.origin],
+      ['embeddingModel', () => (record.vector?.model ?? null) === record.embeddingModel],
+    ] as const) {
+      try {
+        if (!check())
+          ctx.addIssue({
+            code: 'custom',
+            path: [path],
+            message:
+              path === 'embeddingModel'
+                ? 'does not match the vector'
+                : path === 'contentHash'
+                  ? 'does not match the content'
+                  : 'is not normalised',
+          });
+      } catch (error) {
+        if (!isMemoryError(error)) throw error;
+        ctx.addIssue({ code: 'custom', path: [path], message: error.message });
+      }
+    }
+  }) satisfies z.ZodType<ExportedMemory>;
+
+/** One parsed line. */
+export interface ExportLine {
+  line: number;
+  record: ExportedMemory;
+}
+
+const MAX_REPORTED = 5;
+
+/** Serialises one memory as an export line (with its newline). */
+export function toExportLine(record: ExportedMemory): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * Parses and validates a whole export. Blank lines are ignored. Throws INVALID_INPUT naming each bad
+ * line (up to five) — invalid UTF-8, not JSON, a field violating the schema, a repeated id — and
+ * imports nothing.
+ */
+export function parseExport(bytes: Uint8Array, source: string): ExportLine[] {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const problems: string[] = [];
+  const records: ExportLine[] = [];
+  const seen = new Map<string, number>();
+  // Split on the LF byte before decoding so an invalid UTF-8 sequence is reported with its line.
+  for (let start = 0, line = 1; ; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const problem = parseLine(decoder, bytes.subarray(start, end), line, seen, records);
+    if (problem !== undefined) problems.push(`line ${line}: ${problem}`);
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_REPORTED).map((p) => `  ${p}`);
+    if (problems.length > MAX_REPORTED)
+      shown.push(`  … and ${problems.length - MAX_REPORTED} more`);
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${source} has ${problems.length} invalid line${problems.length === 1 ? '' : 's'}; nothing was imported:\n` +
+        `${shown.join('\n')}\nFix those lines (or export again with \`mnemo export\`) and re-run the import.`,
+    );
+  }
+  return records;
+}
+
+function parseLine(
+  decoder: { decode(bytes: Uint8Array): string },
+  bytes: Uint8Array,
+  line: number,
+  seen: Map<string, number>,
+  records: ExportLine[],
+): string | undefined {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return 'not valid UTF-8';
+  }
+  if (text.trim() === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return `not JSON (${(error as Error).message})`;
+  }
+  const parsed = exportedMemorySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    if (issue?.code === 'unrecognized_keys') {
+      return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')} (written by a newer mnemo?)`;
+    }
+    const field = issue?.path.join('.') ?? '';
+    return `${field === '' ? '' : `field "${field}" `}${issue?.message ?? 'is invalid'}`;
+  }
+  const first = seen.get(parsed.data.id);
+  if (first !== undefined) return `id ${parsed.data.id} already appears on line ${first}`;
+  seen.set(parsed.data.id, line);
+  records.push({ line, record: parsed.data });
+  return undefined;
+}
+
+/** The outcome of each line, in file order. */
+export interface ImportReport {
+  results: { line: number; id: string; outcome: ImportOutcome }[];
+  imported: number;
+  skipped: number;
+}
+
+/**
+ * Imports parsed lines in order. A store error stops the import and is re-raised with its line and how
+ * far it got; ids already present are skipped, so running the same import again completes it.
+ */
+export async function importLines(
+  store: MemoryStore,
+  lines: readonly ExportLine[],
+): Promise<ImportReport> {
+  const report: ImportReport = { results: [], imported: 0, skipped: 0 };
+  for (const { line, record } of lines) {
+    let outcome: ImportOutcome;
+    try {
+      outcome = await store.importMemory(record);
+    } catch (error) {
+      if (!isMemoryError(error)) throw error;
+      throw new MemoryError(
+        error.code,
+        `Line ${line} (${record.id}): ${error.message} ${report.imported} of ${lines.length} ` +
+          'memories were imported before it; running the same import again skips those.',
+        { cause: error, details: error.details },
+      );
+    }
+    report.results.push({ line, id: record.id, outcome });
+    report[outcome] += 1;
+  }
+  return report;
+}

@@ -1,0 +1,172 @@
+/**
+ * Configuration: the one place where every setting, its default and its source are defined. Sources, in
+ * increasing priority: defaults, `$MNEMO_HOME/config.json`, environment variables, explicit overrides
+ * (CLI flags). Every field here has a consumer today; add a field only together with its consumer.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { z } from 'zod';
+
+import { MemoryError } from '../core/errors.js';
+import { MAX_LIMIT } from './limits.js';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Defaults, documented once. `home` defaults to `~/.mnemo` (computed, so not in this table). */
+export const CONFIG_DEFAULTS = {
+  /** Database file name inside the home directory. */
+  databaseFile: 'mnemo.db',
+  /** How long a writer waits for another process's lock before STORE_BUSY. */
+  busyTimeoutMs: 5000,
+  logLevel: 'info',
+  /** Hits returned by `recall` when no limit is given. */
+  recallLimit: 10,
+} as const satisfies Omit<Config, 'home' | 'databasePath' | 'logFile'>;
+
+const fileSchema = z.strictObject({
+  databaseFile: z
+    .string()
+    .regex(/^[^/\\\0]+$/, 'must be a file name without a directory part, e.g. "mnemo.db"')
+    .optional(),
+  busyTimeoutMs: z.int().min(0).max(600_000).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  recallLimit: z.int().min(1).max(MAX_LIMIT).optional(),
+});
+
+/** What a config file may contain. */
+export type ConfigFile = z.infer<typeof fileSchema>;
+
+/** The resolved configuration. Paths are absolute. */
+export interface Config {
+  /** The directory holding the database, config file and logs (`$MNEMO_HOME`). */
+  home: string;
+  databaseFile: string;
+  /** `home` + `databaseFile`. */
+  databasePath: string;
+  /** `home/logs/mnemo.log`. */
+  logFile: string;
+  busyTimeoutMs: number;
+  logLevel: LogLevel;
+  recallLimit: number;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The user's home directory, for the default `~/.mnemo`. */
+  userHome?: string;
+  /** Highest-priority values, e.g. from CLI flags. */
+  overrides?: Partial<ConfigFile> & { home?: string };
+}
+
+/** Environment variable → config field. Values are parsed with the same schema as the file. */
+const ENV_FIELDS = {
+  MNEMO_BUSY_TIMEOUT_MS: 'busyTimeoutMs',
+  MNEMO_LOG_LEVEL: 'logLevel',
+} as const satisfies Record<string, keyof ConfigFile>;
+
+/**
+ * Resolves the configuration. Reads no file other than `config.json` and creates nothing.
+ * Throws CONFIG_INVALID naming the offending field, its source and the fix.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const home = resolve(
+    options.overrides?.home ??
+      nonEmpty(env.MNEMO_HOME) ??
+      join(options.userHome ?? homedir(), '.mnemo'),
+  );
+  const configPath = join(home, 'config.json');
+  const fromFile = readConfigFile(configPath);
+  const fromEnv = readEnv(env);
+  const { home: _home, ...overrides } = options.overrides ?? {};
+  const merged = { ...CONFIG_DEFAULTS, ...fromFile, ...fromEnv, ...definedOnly(overrides) };
+  return {
+    home,
+    databaseFile: merged.databaseFile,
+    databasePath: join(home, merged.databaseFile),
+    logFile: join(home, 'logs', 'mnemo.log'),
+    busyTimeoutMs: merged.busyTimeoutMs,
+    logLevel: merged.logLevel,
+    recallLimit: merged.recallLimit,
+  };
+}
+
+function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    // No file, or no home directory yet (ENOTDIR: a path component is a file; opening reports that).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    throw new MemoryError(
+      'CONFIG_INVALID',
+      `Cannot read the config file ${path} (${(error as Error).message}). Fix its permissions or remove it.`,
+      { cause: error },
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MemoryError(
+      'CONFIG_INVALID',
+      `The config file ${path} is not valid JSON (${(error as Error).message}). Fix the syntax or remove the file to use the defaults.`,
+      { cause: error },
+    );
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new MemoryError(
+      'CONFIG_INVALID',
+      describeIssue(parsed.error, `the config file ${path}`),
+      {
+        cause: parsed.error,
+      },
+    );
+  }
+  return parsed.data;
+}
+
+function readEnv(env: NodeJS.ProcessEnv): ConfigFile {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(ENV_FIELDS)) {
+    const raw = nonEmpty(env[name]);
+    if (raw === undefined) continue;
+    const value = field === 'busyTimeoutMs' ? Number(raw) : raw;
+    const parsed = fileSchema.shape[field].safeParse(value);
+    if (!parsed.success) {
+      throw new MemoryError(
+        'CONFIG_INVALID',
+        `Environment variable ${name}="${raw}" is invalid: ${parsed.error.issues[0]?.message ?? 'bad value'}. Fix or unset it.`,
+        { cause: parsed.error },
+      );
+    }
+    out[field] = parsed.data;
+  }
+  return out;
+}
+
+function describeIssue(error: z.ZodError, where: string): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return `${where} is invalid.`;
+  if (issue.code === 'unrecognized_keys') {
+    return (
+      `Unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')} in ${where}. ` +
+      `Remove it; known fields are ${Object.keys(fileSchema.shape).join(', ')}.`
+    );
+  }
+  const field = issue.path.join('.') || '(root)';
+  return `Field "${field}" in ${where} is invalid: ${issue.message}. Fix the value or remove the field to use the default.`;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,29 @@
+/**
+ * The store contract suite: one set of behaviours every `MemoryStore` backend must pass, on a real
+ * database. Never run directly (vitest does not match `*.contract.ts`); each backend's test file calls
+ * `describeStoreContract` with its own opener and probes.
+ */
+import { describe } from 'vitest';
+
+import { createHarness, type StoreContractOptions } from './contract-harness.js';
+import { describeCrudContract } from './store.crud.contract.js';
+import { describeIntegrityContract } from './store.integrity.contract.js';
+import { describeSearchContract } from './store.search.contract.js';
+
+export type {
+  ChildOpener,
+  ContractOpenOptions,
+  SharedStoreTarget,
+  StoreContractOptions,
+  StoreInspection,
+} from './contract-harness.js';
+
+/** Registers the whole contract for one backend. */
+export function describeStoreContract(options: StoreContractOptions): void {
+  describe(`${options.name} store contract`, () => {
+    const harness = createHarness(options);
+    describeCrudContract(harness);
+    describeSearchContract(harness);
+    describeIntegrityContract(harness);
+  });
+}

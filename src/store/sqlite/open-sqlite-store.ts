@@ -1,0 +1,124 @@
+/**
+ * Opens the SQLite memory store: the only module that imports `better-sqlite3` and `sqlite-vec`. It
+ * creates the directory (0700) and file (0600) if missing, sets the PRAGMAs, loads sqlite-vec, applies
+ * migrations (backup first) and hands a `SqliteLike` to `SqliteMemoryStore`. Replacing the driver with
+ * `node:sqlite` means changing this file only.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { monotonicFactory } from 'ulid';
+
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { MemoryStore } from '../store.js';
+import { configureConnection } from './sqlite-connection.js';
+import { translateSqliteError } from './sqlite-errors.js';
+import type { SqliteLike, SqliteValue } from './sqlite-like.js';
+import { migrate } from './sqlite-migrate.js';
+import { MIGRATIONS, VIEWS } from './sqlite-schema.js';
+import { SqliteMemoryStore } from './sqlite-store.js';
+
+export interface OpenSqliteStoreOptions {
+  /** Database file. Its directory is created (mode 0700) when missing. */
+  path: string;
+  /** Defaults to the wall clock. */
+  clock?: Clock;
+  /** Defaults to a monotonic ULID factory driven by `clock`. */
+  ids?: IdSource;
+  /** How long a write waits for another process's lock before STORE_BUSY. Default 5000 ms. */
+  busyTimeoutMs?: number;
+  /**
+   * Fault-injection seam for tests: called inside every write transaction just before COMMIT with the
+   * action name ('remember', 'supersede', 'update', 'forget', 'access', 'set-vector', 'import').
+   * Throwing rolls the whole transaction back.
+   */
+  onBeforeCommit?: (action: string) => void;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+const wallClock: Clock = { now: () => new Date() };
+
+function ulidSource(clock: Clock): IdSource {
+  const factory = monotonicFactory();
+  return { next: () => factory(clock.now().getTime()) };
+}
+
+/**
+ * Opens (creating or migrating as needed) the store at `options.path`. Throws STORE_CORRUPT for a
+ * damaged or non-database file, SCHEMA_TOO_NEW for a store written by a newer mnemo, MIGRATION_FAILED
+ * when an upgrade step fails (the file stays at its previous version), STORE_BUSY when locked.
+ */
+export function openSqliteStore(options: OpenSqliteStoreOptions): Promise<MemoryStore> {
+  try {
+    return Promise.resolve(openStore(options));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+// Synchronous underneath: better-sqlite3 has no async API, and the port's promise is kept only so a
+// future asynchronous driver fits the same signature.
+function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
+  // ':memory:' is SQLite's in-memory name, not a file to create (handy for throwaway tools only: it
+  // hides WAL and locking, so tests use real files).
+  const onDisk = options.path !== ':memory:';
+  const path = onDisk ? resolve(options.path) : options.path;
+  const clock = options.clock ?? wallClock;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const created = onDisk && !existsSync(path);
+  let raw: Database.Database;
+  try {
+    raw = new Database(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw translateSqliteError(error, path);
+  }
+  try {
+    // Memories can hold private notes; SQLite gives -wal/-shm the main file's permissions.
+    if (created) chmodSync(path, 0o600);
+    const db = asSqliteLike(raw);
+    configureConnection(db, busyTimeoutMs);
+    sqliteVec.load(raw);
+    const report = migrate(db, { path, clock, migrations: MIGRATIONS, views: VIEWS });
+    return new SqliteMemoryStore({
+      db,
+      path,
+      clock,
+      ids: options.ids ?? ulidSource(clock),
+      schemaVersion: report.to,
+      onBeforeCommit: options.onBeforeCommit,
+    });
+  } catch (error) {
+    raw.close();
+    throw translateSqliteError(error, path);
+  }
+}
+
+// Statements are reused by SQL text: preparing costs more than running most of ours. The cache is
+// bounded by the number of distinct SQL strings the adapter builds (filters vary by which clauses are
+// present, not by values), with a cap as a backstop.
+const STATEMENT_CACHE_LIMIT = 500;
+
+function asSqliteLike(raw: Database.Database): SqliteLike {
+  const cache = new Map<string, Database.Statement<SqliteValue[], unknown>>();
+  return {
+    prepare: (sql) => {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = raw.prepare<SqliteValue[], unknown>(sql);
+        if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    exec: (sql) => raw.exec(sql),
+    close: () => {
+      cache.clear();
+      raw.close();
+    },
+  };
+}

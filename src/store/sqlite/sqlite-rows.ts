@@ -1,0 +1,109 @@
+/**
+ * Mapping between `memories` rows and the `Memory` model. The key order of `toMemory` is the key order
+ * of exports, which is what makes export → import → export byte-identical.
+ */
+import type { Memory, MemoryKind, Visibility } from '../../core/memory.js';
+import type { SqliteLike, SqliteValue } from './sqlite-like.js';
+
+export interface MemoryRow {
+  seq: number;
+  id: string;
+  content: string;
+  project_key: string;
+  visibility: string;
+  kind: string;
+  tags: string;
+  origin: string;
+  origin_tool: string | null;
+  session_id: string | null;
+  created_at: string;
+  updated_at: string;
+  last_accessed_at: string | null;
+  access_count: number;
+  heat_base: number;
+  pinned: number;
+  supersedes: string | null;
+  superseded_by: string | null;
+  content_hash: string;
+  embedding_model: string | null;
+}
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    content: row.content,
+    projectKey: row.project_key,
+    visibility: row.visibility as Visibility,
+    kind: row.kind as MemoryKind,
+    tags: JSON.parse(row.tags) as string[],
+    origin: row.origin,
+    originTool: row.origin_tool,
+    sessionId: row.session_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastAccessedAt: row.last_accessed_at,
+    accessCount: row.access_count,
+    heatBase: row.heat_base,
+    pinned: row.pinned === 1,
+    supersedes: row.supersedes,
+    supersededBy: row.superseded_by,
+    contentHash: row.content_hash,
+    embeddingModel: row.embedding_model,
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'content',
+  'project_key',
+  'visibility',
+  'kind',
+  'tags',
+  'origin',
+  'origin_tool',
+  'session_id',
+  'created_at',
+  'updated_at',
+  'last_accessed_at',
+  'access_count',
+  'heat_base',
+  'pinned',
+  'supersedes',
+  'superseded_by',
+  'content_hash',
+  'embedding_model',
+] as const;
+
+const INSERT_SQL = `INSERT INTO memories (${COLUMNS.join(', ')})
+  VALUES (${COLUMNS.map(() => '?').join(', ')}) RETURNING seq`;
+
+/** Inserts every column of `memory` verbatim and returns the new row's seq. */
+export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
+  const values: SqliteValue[] = [
+    memory.id,
+    memory.content,
+    memory.projectKey,
+    memory.visibility,
+    memory.kind,
+    JSON.stringify(memory.tags),
+    memory.origin,
+    memory.originTool,
+    memory.sessionId,
+    memory.createdAt,
+    memory.updatedAt,
+    memory.lastAccessedAt,
+    memory.accessCount,
+    memory.heatBase,
+    memory.pinned ? 1 : 0,
+    memory.supersedes,
+    memory.supersededBy,
+    memory.contentHash,
+    memory.embeddingModel,
+  ];
+  const row = db.prepare(INSERT_SQL).get(...values) as { seq: number };
+  return row.seq;
+}
+
+export function selectRowById(db: SqliteLike, id: string): MemoryRow | undefined {
+  return db.prepare('SELECT * FROM memories WHERE id = ?').get(id) as MemoryRow | undefined;
+}

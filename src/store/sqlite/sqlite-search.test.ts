@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { isMemoryError } from '../../core/errors.js';
+import { buildFilter, buildFtsQuery, MAX_QUERY_TERMS } from './sqlite-search.js';
+
+describe('buildFtsQuery', () => {
+  it('returns null when the input has no searchable words', () => {
+    for (const input of ['', '   ', '"', '*', '()', '🎉🔥', '\u0000', '- ^ : + {}']) {
+      expect(buildFtsQuery(input)).toBeNull();
+    }
+  });
+
+  it('quotes each word and ORs them, lower-cased and without duplicates', () => {
+    expect(buildFtsQuery('NEAR(a b) Foo foo "bar" AND')).toBe(
+      '"near" OR "a" OR "b" OR "foo" OR "bar" OR "and"',
+    );
+    expect(buildFtsQuery('café naïve 東京 x1')).toBe('"café" OR "naïve" OR "東京" OR "x1"');
+    expect(buildFtsQuery('NODE_ENV=prod')).toBe('"node" OR "env" OR "prod"');
+  });
+
+  it(`caps the number of terms at ${MAX_QUERY_TERMS}`, () => {
+    const query = buildFtsQuery(Array.from({ length: 500 }, (_, i) => `w${i}`).join(' '));
+    expect(query?.split(' OR ')).toHaveLength(MAX_QUERY_TERMS);
+  });
+
+  it('always yields a list of quoted strings without inner quotes (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (input) => {
+        const query = buildFtsQuery(input);
+        if (query !== null) {
+          expect(query).toMatch(/^"[^"]+"( OR "[^"]+")*$/u);
+          expect(query.includes('\u0000')).toBe(false);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('buildFilter', () => {
+  it('refuses a time bound that is not a date with INVALID_INPUT', () => {
+    let error: unknown;
+    try {
+      buildFilter({ createdAfter: 'last tuesday' });
+    } catch (e) {
+      error = e;
+    }
+    expect(isMemoryError(error, 'INVALID_INPUT')).toBe(true);
+  });
+
+  it('normalises time bounds to the stored ISO form', () => {
+    expect(buildFilter({ createdBefore: '2025-01-04' }).params).toEqual([
+      '2025-01-04T00:00:00.000Z',
+    ]);
+  });
+});

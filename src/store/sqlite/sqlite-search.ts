@@ -1,0 +1,111 @@
+/**
+ * SQL builders for reads: the filter every read shares (scope, kinds, tags, origins, time, superseded),
+ * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
+ */
+import { MemoryError } from '../../core/errors.js';
+import type { MemoryFilter } from '../store.js';
+import type { SqliteValue } from './sqlite-like.js';
+
+export interface SqlFragment {
+  sql: string;
+  params: SqliteValue[];
+}
+
+/** Upper bound on OR-ed terms: keeps a 100 KB paste as fast as a short query. */
+export const MAX_QUERY_TERMS = 64;
+
+// Letters, digits, combining marks and private-use characters are what FTS5's unicode61 treats as
+// token characters; everything else (punctuation, symbols, emoji, NUL, FTS5 operators) separates.
+const TERM = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+
+/**
+ * Turns any string into a safe FTS5 MATCH expression: plain terms, each quoted as an FTS5 string, OR-ed
+ * so bm25 ranks documents matching more of them first. Returns null when nothing is searchable.
+ */
+export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
+  const terms = new Set<string>();
+  for (const match of input.matchAll(TERM)) {
+    terms.add(match[0].toLowerCase());
+    if (terms.size >= maxTerms) break;
+  }
+  if (terms.size === 0) return null;
+  return [...terms].map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/** WHERE clause (without the keyword) over alias `m` of `memories`. */
+export function buildFilter(filter: MemoryFilter): SqlFragment {
+  const clauses: string[] = [];
+  const params: SqliteValue[] = [];
+  const { scope } = filter;
+  if (scope !== undefined) {
+    if (scope.projectKey === null) {
+      clauses.push("m.visibility = 'global'");
+    } else {
+      clauses.push(
+        scope.includeGlobal
+          ? "((m.project_key = ? AND m.visibility = 'project') OR m.visibility = 'global')"
+          : "(m.project_key = ? AND m.visibility = 'project')",
+      );
+      params.push(scope.projectKey);
+    }
+  }
+  // An empty list matches nothing rather than everything: a caller that narrowed origins to an empty
+  // allowlist must not get every origin back (fail closed).
+  if (filter.kinds !== undefined) {
+    clauses.push(`m.kind IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(filter.kinds));
+  }
+  if (filter.origins !== undefined) {
+    clauses.push(`m.origin IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(filter.origins));
+  }
+  for (const tag of new Set(filter.tags ?? [])) {
+    clauses.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)');
+    params.push(tag.trim().toLowerCase());
+  }
+  if (filter.createdAfter !== undefined) {
+    clauses.push('m.created_at >= ?');
+    params.push(isoBound(filter.createdAfter, 'createdAfter'));
+  }
+  if (filter.createdBefore !== undefined) {
+    clauses.push('m.created_at <= ?');
+    params.push(isoBound(filter.createdBefore, 'createdBefore'));
+  }
+  if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
+  return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params };
+}
+
+// Stored timestamps are `toISOString()` strings, so bounds are normalised to that exact shape before a
+// text comparison ('2024-05-01' would otherwise sort before every instant of that day).
+function isoBound(value: string, name: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) {
+    throw new MemoryError('INVALID_INPUT', `${name} "${value}" is not an ISO-8601 date or time.`);
+  }
+  return new Date(time).toISOString();
+}
+
+/** Lexical candidates: -bm25 as score, ties broken by seq for stable output. */
+export function lexicalSql(filter: SqlFragment): string {
+  return `SELECT m.id AS id, -bm25(memories_fts) AS score
+    FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+    WHERE memories_fts MATCH ? AND ${filter.sql}
+    ORDER BY score DESC, m.seq LIMIT ?`;
+}
+
+/**
+ * Oversampled KNN through the vec0 index, then the filter. Exact whenever it yields `limit` rows: any
+ * in-scope vector outside the k global nearest is farther than all of them.
+ */
+export function knnSql(table: string, filter: SqlFragment): string {
+  return `WITH knn AS (SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?)
+    SELECT m.id AS id, knn.distance AS distance FROM knn JOIN memories m ON m.seq = knn.rowid
+    WHERE ${filter.sql} ORDER BY knn.distance, m.seq LIMIT ?`;
+}
+
+/** Exact cosine scan over the in-scope rows only; the fallback when the filter is very selective. */
+export function exactVectorSql(table: string, filter: SqlFragment): string {
+  return `SELECT m.id AS id, vec_distance_cosine(v.embedding, ?) AS distance
+    FROM memories m JOIN ${table} v ON v.rowid = m.seq
+    WHERE ${filter.sql} ORDER BY distance, m.seq LIMIT ?`;
+}

@@ -1,0 +1,299 @@
+/**
+ * `SqliteMemoryStore`: the MemoryStore port over one SQLite file (WAL, FTS5, sqlite-vec). Built by
+ * `openSqliteStore`, which owns the driver; this file sees only the `SqliteLike` interface. Every write is
+ * one `BEGIN IMMEDIATE` transaction; every driver error leaves through `translateSqliteError`.
+ */
+/* eslint-disable @typescript-eslint/require-await --
+   The port is async and the driver synchronous: `async` is what turns a thrown validation or driver
+   error into a rejected promise instead of a synchronous throw. */
+import { MemoryError } from '../../core/errors.js';
+import type { Memory, MemoryId, MemoryVector, NewMemory } from '../../core/memory.js';
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type {
+  AuditEntry,
+  ExportedMemory,
+  ImportOutcome,
+  LexicalHit,
+  ListOptions,
+  MemoryFilter,
+  MemoryPatch,
+  MemoryStore,
+  RememberOptions,
+  RememberOutcome,
+  SearchOptions,
+  StoreCapabilities,
+  StoreStats,
+  VectorHit,
+} from '../store.js';
+import { appendAudit, auditTrailOf } from './sqlite-audit.js';
+import { translateSqliteError } from './sqlite-errors.js';
+import type { SqliteLike } from './sqlite-like.js';
+import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
+import { buildFilter, buildFtsQuery, exactVectorSql, knnSql, lexicalSql } from './sqlite-search.js';
+import { immediateTransaction } from './sqlite-tx.js';
+import { assertValidVector, findSpace, putVector, readVector, toBlob } from './sqlite-vectors.js';
+import {
+  ACCESS_BATCH,
+  assertImportable,
+  forgetIn,
+  importIn,
+  prepareMemory,
+  recordAccessIn,
+  rememberIn,
+  supersedeIn,
+  updateIn,
+  type WriteContext,
+} from './sqlite-writes.js';
+
+export interface SqliteStoreDeps {
+  db: SqliteLike;
+  /** The database file, for messages. */
+  path: string;
+  clock: Clock;
+  ids: IdSource;
+  schemaVersion: number;
+  /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
+  onBeforeCommit?: ((action: string) => void) | undefined;
+}
+
+/** sqlite-vec allows k <= 4096 in one KNN query. */
+const MAX_KNN_K = 4096;
+const EXPORT_PAGE = 200;
+
+/** The SQLite implementation of the store port. */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly capabilities: StoreCapabilities = {
+    vectorSearch: true,
+    lexical: 'fts5',
+    concurrentWriters: true,
+  };
+  readonly schemaVersion: number;
+  readonly #deps: SqliteStoreDeps;
+  #closed = false;
+
+  constructor(deps: SqliteStoreDeps) {
+    this.#deps = deps;
+    this.schemaVersion = deps.schemaVersion;
+  }
+
+  #read<T>(work: (db: SqliteLike) => T): T {
+    if (this.#closed) {
+      throw new MemoryError('STORE_UNAVAILABLE', 'The memory store is closed; open it again.');
+    }
+    try {
+      return work(this.#deps.db);
+    } catch (error) {
+      throw translateSqliteError(error, this.#deps.path);
+    }
+  }
+
+  #write<T>(action: string, work: (ctx: WriteContext) => T): T {
+    return this.#read((db) => {
+      const { onBeforeCommit } = this.#deps;
+      return immediateTransaction(
+        db,
+        () => work({ db, ids: this.#deps.ids, at: this.#deps.clock.now().toISOString() }),
+        onBeforeCommit === undefined ? undefined : () => onBeforeCommit(action),
+      );
+    });
+  }
+
+  async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
+    const prepared = prepareMemory(input, options?.vector);
+    return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
+  }
+
+  async supersede(
+    previousId: MemoryId,
+    replacement: NewMemory,
+    options?: RememberOptions,
+  ): Promise<{ previous: Memory; current: Memory }> {
+    const prepared = prepareMemory(replacement, options?.vector);
+    return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
+  }
+
+  async getMemory(id: MemoryId): Promise<Memory | undefined> {
+    return this.#read((db) => {
+      const row = selectRowById(db, id);
+      return row === undefined ? undefined : toMemory(row);
+    });
+  }
+
+  async getMemories(ids: readonly MemoryId[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    return this.#read((db) => {
+      const rows = db
+        .prepare('SELECT * FROM memories WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(ids)) as MemoryRow[];
+      const byId = new Map(rows.map((row) => [row.id, toMemory(row)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
+  }
+
+  async updateMemory(id: MemoryId, patch: MemoryPatch): Promise<Memory> {
+    return this.#write('update', (ctx) => updateIn(ctx, id, patch));
+  }
+
+  async forget(id: MemoryId): Promise<boolean> {
+    return this.#write('forget', (ctx) => forgetIn(ctx, id));
+  }
+
+  async recordAccess(ids: readonly MemoryId[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += ACCESS_BATCH) {
+      const batch = unique.slice(start, start + ACCESS_BATCH);
+      this.#write('access', (ctx) => recordAccessIn(ctx, batch));
+    }
+  }
+
+  async setVector(id: MemoryId, vector: MemoryVector): Promise<void> {
+    assertValidVector(vector);
+    this.#write('set-vector', ({ db, at }) => {
+      const row = selectRowById(db, id);
+      if (row === undefined) {
+        throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+      }
+      putVector(db, row.seq, row.embedding_model, vector);
+      appendAudit(db, at, 'set-vector', id, { model: vector.model, dims: vector.values.length });
+    });
+  }
+
+  async listUnembedded(model: string, limit: number): Promise<Memory[]> {
+    if (!(limit > 0)) return [];
+    return this.#read((db) => {
+      const rows = db
+        .prepare(
+          `SELECT * FROM memories WHERE superseded_by IS NULL
+           AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?`,
+        )
+        .all(model, Math.floor(limit)) as MemoryRow[];
+      return rows.map(toMemory);
+    });
+  }
+
+  async searchLexical(query: string, options: SearchOptions): Promise<LexicalHit[]> {
+    const match = buildFtsQuery(String(query));
+    if (match === null || !(options.limit > 0)) return [];
+    const filter = buildFilter(options);
+    return this.#read(
+      (db) =>
+        db
+          .prepare(lexicalSql(filter))
+          .all(match, ...filter.params, Math.floor(options.limit)) as LexicalHit[],
+    );
+  }
+
+  async searchVector(vector: MemoryVector, options: SearchOptions): Promise<VectorHit[]> {
+    if (!(options.limit > 0) || vector.values.every((v) => v === 0)) return [];
+    assertValidVector(vector);
+    const filter = buildFilter(options);
+    const limit = Math.floor(options.limit);
+    const blob = toBlob(vector.values);
+    return this.#read((db) => {
+      const table = findSpace(db, vector.model, vector.values.length);
+      if (table === undefined) return [];
+      const k = Math.min(MAX_KNN_K, Math.max(limit * 8, 64));
+      const hits = db
+        .prepare(knnSql(table, filter))
+        .all(blob, k, ...filter.params, limit) as VectorHit[];
+      if (hits.length >= limit) return hits;
+      // Fewer than `limit` in-scope rows among the k global nearest: scan the in-scope rows exactly.
+      return db
+        .prepare(exactVectorSql(table, filter))
+        .all(blob, ...filter.params, limit) as VectorHit[];
+    });
+  }
+
+  async listMemories(options: ListOptions): Promise<Memory[]> {
+    if (!(options.limit > 0)) return [];
+    const filter = buildFilter(options);
+    return this.#read((db) => {
+      const rows = db
+        .prepare(
+          `SELECT m.* FROM memories m WHERE ${filter.sql}
+           ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`,
+        )
+        .all(
+          ...filter.params,
+          Math.floor(options.limit),
+          Math.max(0, Math.floor(options.offset ?? 0)),
+        ) as MemoryRow[];
+      return rows.map(toMemory);
+    });
+  }
+
+  async countMemories(filter: MemoryFilter = {}): Promise<number> {
+    const where = buildFilter(filter);
+    return this.#read(
+      (db) =>
+        (
+          db
+            .prepare(`SELECT count(*) AS n FROM memories m WHERE ${where.sql}`)
+            .get(...where.params) as { n: number }
+        ).n,
+    );
+  }
+
+  async stats(): Promise<StoreStats> {
+    return this.#read((db) => {
+      const groups = (column: string): Record<string, number> => {
+        const rows = db
+          .prepare(
+            `SELECT ${column} AS k, count(*) AS n FROM memories WHERE ${column} IS NOT NULL
+             GROUP BY ${column} ORDER BY ${column}`,
+          )
+          .all() as { k: string; n: number }[];
+        return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+      };
+      const count = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
+      return {
+        schemaVersion: this.schemaVersion,
+        memories: count('SELECT count(*) AS n FROM memories'),
+        superseded: count('SELECT count(*) AS n FROM memories WHERE superseded_by IS NOT NULL'),
+        byKind: groups('kind'),
+        byOrigin: groups('origin'),
+        byProject: groups('project_key'),
+        vectors: groups('embedding_model'),
+        sizeBytes: count(
+          'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()',
+        ),
+      };
+    });
+  }
+
+  async auditTrail(id: MemoryId): Promise<AuditEntry[]> {
+    return this.#read((db) => auditTrailOf(db, id));
+  }
+
+  async *exportMemories(): AsyncIterable<ExportedMemory> {
+    // Keyset pages instead of one open cursor: a cursor would pin the connection across the caller's
+    // awaits and block every other statement on it.
+    let after = '';
+    for (;;) {
+      const page = this.#read((db) => {
+        const rows = db
+          .prepare('SELECT * FROM memories WHERE id > ? ORDER BY id LIMIT ?')
+          .all(after, EXPORT_PAGE) as MemoryRow[];
+        return rows.map((row) => ({
+          ...toMemory(row),
+          vector: readVector(db, row.seq, row.embedding_model),
+        }));
+      });
+      yield* page;
+      if (page.length < EXPORT_PAGE) return;
+      after = page.at(-1)?.id ?? after;
+    }
+  }
+
+  async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
+    assertImportable(record);
+    return this.#write('import', (ctx) => importIn(ctx, record));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#deps.db.close();
+  }
+}

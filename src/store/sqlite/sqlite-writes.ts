@@ -1,0 +1,302 @@
+/**
+ * The write operations of the SQLite store. Each function runs inside the caller's `BEGIN IMMEDIATE`
+ * transaction and touches the row, the FTS index (through triggers), the vector table and the audit log
+ * together, so a rollback at any point leaves no trace in any of them.
+ */
+import { MemoryError } from '../../core/errors.js';
+import {
+  isMemoryId,
+  type Memory,
+  type MemoryId,
+  type MemoryVector,
+  type NewMemory,
+  normaliseContent,
+  normaliseTags,
+  validateNewMemory,
+} from '../../core/memory.js';
+import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
+import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
+import type { IdSource } from '../../ports/ids.js';
+import { contentHash } from '../content-hash.js';
+import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
+import { appendAudit } from './sqlite-audit.js';
+import { isConstraintError } from './sqlite-errors.js';
+import type { SqliteLike } from './sqlite-like.js';
+import { insertMemoryRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
+import { assertValidVector, deleteVectors, putVector } from './sqlite-vectors.js';
+
+export interface WriteContext {
+  db: SqliteLike;
+  ids: IdSource;
+  /** ISO-8601 time of this write. */
+  at: string;
+}
+
+/** A validated writer input, ready to be stored. */
+export interface PreparedMemory {
+  fields: Required<NewMemory>;
+  hash: string;
+  vector: MemoryVector | undefined;
+}
+
+/** recordAccess touches at most this many ids per statement. */
+export const ACCESS_BATCH = 500;
+
+// Threat model principle 6: untrusted origins earn no heat from being used. Their stored heat is still
+// rewritten as its decayed value, since a fresh last_accessed_at over the old heat_base would restart
+// the decay (see nextHeatOnUse).
+function earnsHeat(origin: string): boolean {
+  return trustBand(parseOriginClass(origin)) !== 'untrusted';
+}
+
+/**
+ * Records one genuine use of each id (unknown ids are ignored): one read and one bounded UPDATE, with
+ * heat computed by the shared pure rule in core/ranking/heat.ts so every backend heats alike.
+ */
+export function recordAccessIn(ctx: WriteContext, ids: readonly MemoryId[]): void {
+  const batch = JSON.stringify(ids.slice(0, ACCESS_BATCH));
+  const rows = ctx.db
+    .prepare(
+      `SELECT id, origin, heat_base AS heatBase, created_at AS createdAt, updated_at AS updatedAt,
+       last_accessed_at AS lastAccessedAt FROM memories WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(batch) as (HeatSubject & { id: string; origin: string })[];
+  if (rows.length === 0) return;
+  const now = Date.parse(ctx.at);
+  const heats = rows.map((row) => ({
+    id: row.id,
+    heat: nextHeatOnUse(row, now, earnsHeat(row.origin)),
+  }));
+  ctx.db
+    .prepare(
+      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?,
+       heat_base = u.value ->> '$.heat'
+       FROM json_each(?) AS u WHERE memories.id = u.value ->> '$.id'`,
+    )
+    .run(ctx.at, JSON.stringify(heats));
+}
+
+/** Validates outside the transaction so bad input never takes the write lock. */
+export function prepareMemory(input: NewMemory, vector: MemoryVector | undefined): PreparedMemory {
+  const fields = validateNewMemory(input);
+  if (vector !== undefined) assertValidVector(vector);
+  return { fields, hash: contentHash(fields.content), vector };
+}
+
+function reread(db: SqliteLike, id: MemoryId): Memory {
+  const row = selectRowById(db, id);
+  if (row === undefined) throw new Error(`memory ${id} vanished inside its own transaction`);
+  return toMemory(row);
+}
+
+function activeTwin(db: SqliteLike, projectKey: string, hash: string): MemoryRow | undefined {
+  return db
+    .prepare(
+      'SELECT * FROM memories WHERE project_key = ? AND content_hash = ? AND superseded_by IS NULL',
+    )
+    .get(projectKey, hash) as MemoryRow | undefined;
+}
+
+function insertNew(
+  ctx: WriteContext,
+  prepared: PreparedMemory,
+  supersedes: MemoryId | null,
+  id: MemoryId = ctx.ids.next(),
+): Memory {
+  if (!isMemoryId(id)) throw new Error(`IdSource produced "${id}", which is not a ULID`);
+  const { fields } = prepared;
+  const memory: Memory = {
+    id,
+    content: fields.content,
+    projectKey: fields.projectKey,
+    visibility: fields.visibility,
+    kind: fields.kind,
+    tags: fields.tags as string[],
+    origin: fields.origin,
+    originTool: fields.originTool,
+    sessionId: fields.sessionId,
+    createdAt: ctx.at,
+    updatedAt: ctx.at,
+    lastAccessedAt: null,
+    accessCount: 0,
+    heatBase: fields.heatBase,
+    pinned: fields.pinned,
+    supersedes,
+    supersededBy: null,
+    contentHash: prepared.hash,
+    embeddingModel: null,
+  };
+  const seq = insertMemoryRow(ctx.db, memory);
+  if (prepared.vector !== undefined) putVector(ctx.db, seq, null, prepared.vector);
+  appendAudit(ctx.db, ctx.at, supersedes === null ? 'remember' : 'supersede', id, {
+    contentHash: memory.contentHash,
+    projectKey: memory.projectKey,
+    kind: memory.kind,
+    origin: memory.origin,
+    visibility: memory.visibility,
+    supersedes,
+    vectorModel: prepared.vector?.model ?? null,
+  });
+  return reread(ctx.db, id);
+}
+
+export function rememberIn(ctx: WriteContext, prepared: PreparedMemory): RememberOutcome {
+  const twin = activeTwin(ctx.db, prepared.fields.projectKey, prepared.hash);
+  if (twin !== undefined) {
+    recordAccessIn(ctx, [twin.id]);
+    appendAudit(ctx.db, ctx.at, 'dedupe', twin.id, { contentHash: prepared.hash });
+    return { memory: reread(ctx.db, twin.id), created: false };
+  }
+  return { memory: insertNew(ctx, prepared, null), created: true };
+}
+
+export function supersedeIn(
+  ctx: WriteContext,
+  previousId: MemoryId,
+  prepared: PreparedMemory,
+): { previous: Memory; current: Memory } {
+  const previous = selectRowById(ctx.db, previousId);
+  if (previous === undefined) {
+    throw new MemoryError('NOT_FOUND', `No memory ${previousId}; run \`mnemo list\` to see ids.`);
+  }
+  if (previous.superseded_by !== null) {
+    throw new MemoryError(
+      'CONFLICT',
+      `Memory ${previousId} is already superseded by ${previous.superseded_by}; supersede that one instead.`,
+    );
+  }
+  const twin = activeTwin(ctx.db, prepared.fields.projectKey, prepared.hash);
+  if (twin !== undefined && twin.seq !== previous.seq) {
+    throw new MemoryError(
+      'CONFLICT',
+      `The replacement text is already stored as memory ${twin.id}; forget ${previousId} instead.`,
+    );
+  }
+  // The new id is drawn first so the old row leaves the active-content index before the insert: a
+  // replacement may legitimately repeat the text it supersedes.
+  const id = ctx.ids.next();
+  ctx.db
+    .prepare('UPDATE memories SET superseded_by = ?, updated_at = ? WHERE seq = ?')
+    .run(id, ctx.at, previous.seq);
+  appendAudit(ctx.db, ctx.at, 'superseded', previous.id, { supersededBy: id });
+  const current = insertNew(ctx, prepared, previous.id, id);
+  return { previous: reread(ctx.db, previous.id), current };
+}
+
+export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): Memory {
+  const row = selectRowById(ctx.db, id);
+  if (row === undefined) {
+    throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+  }
+  const changed = Object.keys(patch).filter((key) => patch[key as keyof MemoryPatch] !== undefined);
+  if (changed.length === 0) return toMemory(row);
+  const fields = validateNewMemory({
+    content: patch.content ?? row.content,
+    projectKey: row.project_key,
+    kind: patch.kind ?? (row.kind as Memory['kind']),
+    visibility: patch.visibility ?? (row.visibility as Memory['visibility']),
+    tags: patch.tags ?? (JSON.parse(row.tags) as string[]),
+    pinned: patch.pinned ?? row.pinned === 1,
+    heatBase: row.heat_base,
+  });
+  const hash = contentHash(fields.content);
+  const contentChanged = fields.content !== row.content;
+  if (row.superseded_by === null && hash !== row.content_hash) {
+    const twin = activeTwin(ctx.db, row.project_key, hash);
+    if (twin !== undefined) {
+      throw new MemoryError('CONFLICT', `That text is already stored as memory ${twin.id}.`);
+    }
+  }
+  if (contentChanged) deleteVectors(ctx.db, row.seq, row.embedding_model);
+  ctx.db
+    .prepare(
+      `UPDATE memories SET content = ?, content_hash = ?, kind = ?, visibility = ?, tags = ?,
+       pinned = ?, updated_at = ?, embedding_model = ? WHERE seq = ?`,
+    )
+    .run(
+      fields.content,
+      hash,
+      fields.kind,
+      fields.visibility,
+      JSON.stringify(fields.tags),
+      fields.pinned ? 1 : 0,
+      ctx.at,
+      contentChanged ? null : row.embedding_model,
+      row.seq,
+    );
+  appendAudit(ctx.db, ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
+  return reread(ctx.db, id);
+}
+
+export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {
+  const row = selectRowById(ctx.db, id);
+  if (row === undefined) return false;
+  deleteVectors(ctx.db, row.seq, row.embedding_model);
+  // Links from other memories are left as they are: forgetting a correction must not resurrect the
+  // memory it superseded.
+  ctx.db.prepare('DELETE FROM memories WHERE seq = ?').run(row.seq);
+  appendAudit(ctx.db, ctx.at, 'forget', id, {
+    contentHash: row.content_hash,
+    projectKey: row.project_key,
+  });
+  return true;
+}
+
+/** Checks an exported record before it takes the write lock; every rule of a normal write applies. */
+export function assertImportable(record: ExportedMemory): void {
+  const invalid = (why: string): MemoryError =>
+    new MemoryError('INVALID_INPUT', `Cannot import memory ${String(record.id)}: ${why}.`);
+  if (typeof record.id !== 'string' || !isMemoryId(record.id))
+    throw invalid('its id is not a ULID');
+  if (normaliseContent(record.content) !== record.content)
+    throw invalid('its content is not normalised');
+  if (contentHash(record.content) !== record.contentHash)
+    throw invalid('its content hash does not match');
+  const tags = normaliseTags(record.tags);
+  if (JSON.stringify(tags) !== JSON.stringify(record.tags))
+    throw invalid('its tags are not normalised');
+  const fields = validateNewMemory(record);
+  if (fields.projectKey !== record.projectKey || fields.origin !== record.origin) {
+    throw invalid('its project key or origin is not normalised');
+  }
+  for (const time of [record.createdAt, record.updatedAt, record.lastAccessedAt]) {
+    if (time !== null && (typeof time !== 'string' || Number.isNaN(Date.parse(time)))) {
+      throw invalid('a timestamp is not ISO-8601');
+    }
+  }
+  if (!Number.isSafeInteger(record.accessCount) || record.accessCount < 0) {
+    throw invalid('accessCount is not a count');
+  }
+  if ((record.vector?.model ?? null) !== record.embeddingModel) {
+    throw invalid('embeddingModel does not match its vector');
+  }
+  if (record.vector !== null) {
+    assertValidVector({
+      model: record.vector.model,
+      values: Float32Array.from(record.vector.values),
+    });
+    if (record.vector.dims !== record.vector.values.length)
+      throw invalid('vector dims do not match');
+  }
+}
+
+export function importIn(ctx: WriteContext, record: ExportedMemory): ImportOutcome {
+  if (selectRowById(ctx.db, record.id) !== undefined) return 'skipped';
+  const { vector, ...memory } = record;
+  let seq: number;
+  try {
+    seq = insertMemoryRow(ctx.db, { ...memory, embeddingModel: null });
+  } catch (error) {
+    if (!isConstraintError(error)) throw error;
+    throw new MemoryError(
+      'CONFLICT',
+      `Cannot import memory ${record.id}: project ${record.projectKey} already holds the same text under another id.`,
+      { cause: error },
+    );
+  }
+  if (vector !== null) {
+    putVector(ctx.db, seq, null, { model: vector.model, values: Float32Array.from(vector.values) });
+  }
+  appendAudit(ctx.db, ctx.at, 'import', record.id, { contentHash: record.contentHash });
+  return 'imported';
+}

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+import { REPO_ROOT } from './mnemo-bin.js';
+
+// Plain CommonJS so the child needs no TypeScript loader; it resolves better-sqlite3 from the repo.
+const HOLDER = `
+const Database = require('better-sqlite3');
+const db = new Database(process.argv[1]);
+db.exec('BEGIN EXCLUSIVE');
+process.stdout.write('locked\\n');
+process.stdin.on('end', () => { db.exec('ROLLBACK'); db.close(); });
+process.stdin.resume();
+`;
+
+/**
+ * Holds an exclusive write lock on the SQLite file from another OS process, the way a concurrent
+ * writer would. Resolves once the lock is held; `release()` rolls back and waits for the exit.
+ */
+export async function holdExclusiveLock(dbPath: string): Promise<{ release(): Promise<void> }> {
+  const child = spawn(process.execPath, ['-e', HOLDER, dbPath], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('locked\n')) resolve();
+    });
+    child.on('error', reject);
+    void exited.then(([code]) => reject(new Error(`lock holder exited early (${String(code)})`)));
+  });
+  return {
+    async release() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { type App, openApp } from '../../src/app/open-app.js';
+import type { Clock } from '../../src/ports/clock.js';
+
+export type { App as TestApp };
+
+/**
+ * Opens the real app (config, log, SQLite store) on a temporary home. Layers that may not import the
+ * composition root themselves (retrieval, edges) get a real store through this helper instead of a mock.
+ */
+export function openTestApp(home: string, options: { clock?: Clock } = {}): Promise<App> {
+  return openApp({ env: { MNEMO_HOME: home }, clock: options.clock });
+}

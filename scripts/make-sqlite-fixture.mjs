@@ -105,6 +105,76 @@ tick(60);
 await s.recordAccess([build.memory.id, busy.memory.id]);
 await s.updateMemory(busy.memory.id, { tags: ['sqlite', 'concurrency'] });
 
+// v2: the write path's fields and tables. Each later schema adds its own block; a fixture holds what
+// its release could write.
+const extra = { lexical: [], sessions: [], counters: [], claims: 0 };
+if (version >= 2) {
+  tick(5);
+  const fetched = await s.remember({
+    content: 'The API docs say rate limits reset every hour.',
+    projectKey: alpha,
+    kind: 'capture',
+    tags: ['api'],
+    origin: 'network',
+    originTool: 'WebFetch',
+    sessionId: 'session-fixture-2',
+  });
+  tick(5);
+  const tainted = await s.remember({
+    content: 'Use token [REDACTED] for the staging API.',
+    projectKey: alpha,
+    tags: ['staging'],
+    origin: 'agent_tainted',
+    originTool: 'mcp__mnemo__remember',
+    sessionId: 'session-fixture-2',
+    tainted: true,
+    redactions: 1,
+  });
+  tick(5);
+  const fix = await s.remember({
+    content: 'Error: vitest hangs on open handles; fixed by closing the store in afterEach.',
+    projectKey: alpha,
+    kind: 'fix',
+    tags: ['testing'],
+    origin: 'agent',
+    originTool: 'mcp__mnemo__remember',
+    sessionId: 'session-fixture-3',
+    gateReason: 'bypass_cue',
+  });
+  tick(5);
+  await s.setQuarantine(fetched.memory.id, 'approved', 'cli');
+  await s.setQuarantine(tainted.memory.id, 'rejected', 'cli');
+  await s.recordMerge(fix.memory.id, { similarity: 0.97, origin: 'agent' });
+  await s.markSessionTainted('session-fixture-2', 'network', 'WebFetch');
+  tick(1);
+  await s.markSessionTainted('session-fixture-3', 'unknown', 'mcp__other__fetch');
+  await s.clearSessionTaint('session-fixture-3');
+  await s.recordRememberClaim({
+    sessionId: 'session-fixture-3',
+    contentHash: 'ab'.repeat(32),
+    toolUseId: 'toolu_fixture',
+  });
+  await s.bumpCounter('captures.stored', 3);
+  await s.bumpCounter('captures.skipped.duplicate');
+  tick(24 * 60);
+  await s.bumpCounter('captures.stored');
+  extra.lexical.push(
+    { query: 'rate limits', includeSuperseded: false, ids: [fetched.memory.id] },
+    { query: 'staging token', includeSuperseded: false, ids: [] },
+    {
+      query: 'staging token',
+      includeSuperseded: false,
+      quarantine: ['rejected'],
+      ids: [tainted.memory.id],
+    },
+  );
+  for (const id of ['session-fixture-2', 'session-fixture-3']) {
+    extra.sessions.push(await s.getSessionTaint(id));
+  }
+  extra.counters = await s.readCounters('2025-01-01');
+  extra.claims = 1;
+}
+
 const memories = [];
 for await (const record of s.exportMemories()) memories.push(record);
 await s.close();
@@ -117,11 +187,15 @@ const manifest = {
     { query: 'deploy', includeSuperseded: true, ids: [memories[2].id, memories[1].id].sort() },
     { query: 'cafe resume', includeSuperseded: false, ids: [memories[5].id] },
     { query: 'concurrency busy', includeSuperseded: false, ids: [memories[3].id] },
+    ...extra.lexical,
   ],
   vector: [
     { model: 'fixture-model', values: [0.1, 1, 0, 0], nearest: memories[2].id },
     { model: 'fixture-model', values: [1, 0.1, 0, 0], nearest: memories[0].id },
   ],
+  ...(version >= 2
+    ? { sessions: extra.sessions, counters: extra.counters, claims: extra.claims }
+    : {}),
 };
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`wrote ${dbPath} and ${manifestPath}`);

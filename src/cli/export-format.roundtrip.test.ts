@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { type App, openApp } from '../app/open-app.js';
 import { isMemoryError } from '../core/errors.js';
-import { MEMORY_KINDS } from '../core/memory.js';
+import { GATE_REASONS, MEMORY_KINDS, QUARANTINE_STATES } from '../core/memory.js';
 import type { ExportedMemory } from '../store/store.js';
 import { writeExport } from './commands/export.js';
 import { importLines, parseExport } from './export-format.js';
@@ -27,11 +27,34 @@ const step = fc.record({
   pinned: fc.boolean(),
   heatBase: fc.double({ min: 0, max: 50, noNaN: true }),
   sessionId: fc.option(fc.uuid(), { nil: null }),
-  then: fc.constantFrom('nothing', 'access', 'supersede', 'vector', 'forget'),
+  origin: fc.constantFrom('user', 'agent', 'local_edit', 'network', 'agent_tainted', 'unknown'),
+  tainted: fc.boolean(),
+  quarantine: fc.option(fc.constantFrom(...QUARANTINE_STATES), { nil: undefined }),
+  redactions: fc.nat({ max: 3 }),
+  gateReason: fc.constantFrom(...GATE_REASONS),
+  then: fc.constantFrom('nothing', 'access', 'supersede', 'vector', 'forget', 'review', 'merge'),
   vector: fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }),
 });
 
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+const NEGATIVE_ZERO_STEP: Step = {
+  content: '!',
+  projectKey: '/repo/one',
+  global: false,
+  kind: 'note',
+  tags: [],
+  pinned: false,
+  heatBase: 0,
+  sessionId: null,
+  origin: 'user',
+  tainted: false,
+  quarantine: undefined,
+  redactions: 0,
+  gateReason: 'novel',
+  then: 'vector',
+  vector: [0, 0, -0, 1.401298464324817e-45],
+};
 
 async function applySteps(app: App, steps: readonly Step[]): Promise<void> {
   for (const s of steps) {
@@ -44,13 +67,19 @@ async function applySteps(app: App, steps: readonly Step[]): Promise<void> {
       pinned: s.pinned,
       heatBase: s.heatBase,
       sessionId: s.sessionId,
-      origin: 'user',
+      origin: s.origin,
       originTool: 'cli',
+      tainted: s.tainted,
+      quarantine: s.quarantine,
+      redactions: s.redactions,
+      gateReason: s.gateReason,
     };
     const { memory } = await app.store.remember(input);
     try {
       if (s.then === 'access') await app.store.recordAccess([memory.id]);
       if (s.then === 'forget') await app.store.forget(memory.id);
+      if (s.then === 'review') await app.store.setQuarantine(memory.id, 'approved', 'cli');
+      if (s.then === 'merge') await app.store.recordMerge(memory.id, { similarity: 0.98 });
       if (s.then === 'supersede') {
         await app.store.supersede(memory.id, { ...input, content: `${s.content} (revised)` });
       }
@@ -105,7 +134,11 @@ describe('export → import', () => {
           await target.close();
         }
       }),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Regression: a -0 vector component used to come back as +0 (JSON has no -0).
+        examples: [[[{ ...NEGATIVE_ZERO_STEP }]]],
+      },
     );
   });
 });

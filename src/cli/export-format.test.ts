@@ -1,3 +1,7 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
@@ -38,6 +42,7 @@ function invalid(bytes: Uint8Array): string {
 }
 
 const ID2 = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+const V1_FIXTURES = fileURLToPath(new URL('../../test/fixtures/sqlite/', import.meta.url));
 
 describe('parseExport', () => {
   it('parses every line of an export, ignoring blank lines and CRLF endings', () => {
@@ -92,6 +97,53 @@ describe('parseExport', () => {
     expect(invalid(text(withId(ID2, patch as Partial<ExportedMemory>)))).toMatch(message);
   });
 
+  it.each([
+    ['an unknown review state', { quarantine: 'maybe' }, /field "quarantine" Invalid option/],
+    ['an unknown gate reason', { gateReason: 'because' }, /field "gateReason" Invalid option/],
+    ['a negative redaction count', { redactions: -1 }, /field "redactions"/],
+    ['a non-boolean taint', { tainted: 'yes' }, /field "tainted"/],
+    [
+      'a trust band above its origin',
+      { origin: 'network', trustBand: 'high' },
+      /field "trustBand" is not the trust band of its origin/,
+    ],
+  ])('refuses %s in a write-path field', (_name, patch, message) => {
+    expect(invalid(text(withId(ID2, patch as Partial<ExportedMemory>)))).toMatch(message);
+  });
+
+  it('fills the write-path fields of a v1-era line as the v2 migration does', () => {
+    const v1Era = (origin: string) => {
+      const { trustBand, tainted, quarantine, redactions, gateReason, ...old } = sample;
+      void [trustBand, tainted, quarantine, redactions, gateReason];
+      return JSON.stringify({ ...old, id: ID2, origin });
+    };
+    const [local] = parseExport(text(v1Era('local_exec')), 'f');
+    expect(local?.record).toMatchObject({
+      origin: 'local_exec',
+      trustBand: 'low',
+      tainted: false,
+      quarantine: 'none',
+      redactions: 0,
+      gateReason: 'legacy',
+    });
+    const [network] = parseExport(text(v1Era('network')), 'f');
+    expect(network?.record).toMatchObject({ trustBand: 'untrusted', quarantine: 'pending' });
+    const [outsider] = parseExport(text(v1Era('some-old-tool')), 'f');
+    expect(outsider?.record).toMatchObject({ trustBand: 'untrusted', quarantine: 'pending' });
+  });
+
+  it('keeps the write-path fields of a v2 line as they are', () => {
+    const line = withId(ID2, {
+      origin: 'network',
+      trustBand: 'untrusted',
+      tainted: true,
+      quarantine: 'approved',
+      redactions: 3,
+      gateReason: 'forced',
+    });
+    expect(parseExport(text(line), 'f')[0]?.record).toEqual(JSON.parse(line));
+  });
+
   it('refuses invalid UTF-8 on the line where it occurs', () => {
     const bytes = Buffer.concat([Buffer.from(`${withId(ID2)}\n`), Buffer.from([0x22, 0xff, 0x22])]);
     expect(invalid(bytes)).toMatch(/line 2: not valid UTF-8/);
@@ -99,6 +151,31 @@ describe('parseExport', () => {
 });
 
 describe('importLines', () => {
+  it('imports a v1-era export into the same memories as migrating the v1 store in place', async () => {
+    const manifest = JSON.parse(readFileSync(join(V1_FIXTURES, 'schema-v1.json'), 'utf8')) as {
+      memories: Record<string, unknown>[];
+    };
+    const v1Export = manifest.memories.map((m) => JSON.stringify(m)).join('\n');
+    const fresh = await openApp({ env: { MNEMO_HOME: tempDir() } });
+    const home = tempDir();
+    copyFileSync(join(V1_FIXTURES, 'schema-v1.db'), join(home, 'mnemo.db'));
+    const migrated = await openApp({ env: { MNEMO_HOME: home } });
+    try {
+      const report = await importLines(fresh.store, parseExport(Buffer.from(v1Export), 'v1'));
+      expect(report.imported).toBe(manifest.memories.length);
+      const all = async (a: App) => {
+        const out: ExportedMemory[] = [];
+        for await (const record of a.store.exportMemories()) out.push(record);
+        return out;
+      };
+      expect(migrated.store.schemaVersion).toBe(fresh.store.schemaVersion);
+      expect(await all(fresh)).toEqual(await all(migrated));
+    } finally {
+      await fresh.close();
+      await migrated.close();
+    }
+  });
+
   it('imports, skips ids already present, and reports each line', async () => {
     const report = await importLines(
       app.store,

@@ -6,12 +6,50 @@
 import { z } from 'zod';
 
 import { isMemoryError, MemoryError } from '../core/errors.js';
-import { MEMORY_KINDS, normaliseContent, normaliseTags, VISIBILITIES } from '../core/memory.js';
+import {
+  GATE_REASONS,
+  MEMORY_KINDS,
+  normaliseContent,
+  normaliseTags,
+  QUARANTINE_STATES,
+  VISIBILITIES,
+} from '../core/memory.js';
+import { parseOriginClass, TRUST_BANDS, trustBand } from '../core/origin/origin-class.js';
+import { requiresReview } from '../core/privileges/privileges.js';
 import { contentHash } from '../store/content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryStore } from '../store/store.js';
 
 const memoryId = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
 const timestamp = z.iso.datetime();
+
+const MISMATCH: Partial<Record<string, string>> = {
+  embeddingModel: 'does not match the vector',
+  contentHash: 'does not match the content',
+  trustBand: 'is not the trust band of its origin',
+};
+
+type WritePathField = 'trustBand' | 'tainted' | 'quarantine' | 'redactions' | 'gateReason';
+
+/**
+ * Fills the fields schema v2 added when a v1-era export lacks them, with exactly the values the v2
+ * migration gives rows that existed before it: the band of the origin, not tainted, 'pending' review
+ * where the origin requires review, no redactions, gate reason 'legacy' (the memory was stored before
+ * the write gate existed; importing it does not gate it). So importing a v1 export and migrating the v1
+ * store in place give the same memories. Fields present are kept as they are.
+ */
+export function withWritePathDefaults<
+  T extends { origin: string } & Partial<Pick<ExportedMemory, WritePathField>>,
+>(record: T): Omit<T, WritePathField> & Pick<ExportedMemory, WritePathField> {
+  const origin = parseOriginClass(record.origin);
+  return {
+    ...record,
+    trustBand: record.trustBand ?? trustBand(origin),
+    tainted: record.tainted ?? false,
+    quarantine: record.quarantine ?? (requiresReview(origin) ? 'pending' : 'none'),
+    redactions: record.redactions ?? 0,
+    gateReason: record.gateReason ?? 'legacy',
+  };
+}
 
 const exportedMemorySchema = z
   .strictObject({
@@ -34,6 +72,12 @@ const exportedMemorySchema = z
     supersededBy: memoryId.nullable(),
     contentHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 hex digest'),
     embeddingModel: z.string().nullable(),
+    // Added by schema v2. Optional so a v1-era export still imports; see withWritePathDefaults.
+    trustBand: z.enum(TRUST_BANDS).optional(),
+    tainted: z.boolean().optional(),
+    quarantine: z.enum(QUARANTINE_STATES).optional(),
+    redactions: z.int().min(0).optional(),
+    gateReason: z.enum(GATE_REASONS).optional(),
     vector: z
       .strictObject({
         model: z.string().min(1),
@@ -53,25 +97,27 @@ const exportedMemorySchema = z
       ['projectKey', () => record.projectKey.trim() === record.projectKey],
       ['origin', () => record.origin.trim() === record.origin],
       ['embeddingModel', () => (record.vector?.model ?? null) === record.embeddingModel],
+      [
+        'trustBand',
+        () =>
+          record.trustBand === undefined ||
+          record.trustBand === trustBand(parseOriginClass(record.origin)),
+      ],
     ] as const) {
       try {
         if (!check())
           ctx.addIssue({
             code: 'custom',
             path: [path],
-            message:
-              path === 'embeddingModel'
-                ? 'does not match the vector'
-                : path === 'contentHash'
-                  ? 'does not match the content'
-                  : 'is not normalised',
+            message: MISMATCH[path] ?? 'is not normalised',
           });
       } catch (error) {
         if (!isMemoryError(error)) throw error;
         ctx.addIssue({ code: 'custom', path: [path], message: error.message });
       }
     }
-  }) satisfies z.ZodType<ExportedMemory>;
+  })
+  .transform(withWritePathDefaults) satisfies z.ZodType<ExportedMemory>;
 
 /** One parsed line. */
 export interface ExportLine {

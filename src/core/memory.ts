@@ -25,6 +25,22 @@ export type Visibility = (typeof VISIBILITIES)[number];
 export type Origin = string;
 export const UNKNOWN_ORIGIN = 'unknown';
 
+/**
+ * Review state of a memory. `pending` memories (network captures, tainted agent writes, unknown origins)
+ * are searchable on explicit request but never injected proactively until a person approves them through a
+ * human channel (CLI, web UI). `rejected` ones are kept for audit and never shown in recall.
+ */
+export const QUARANTINE_STATES = ['none', 'pending', 'approved', 'rejected'] as const;
+export type QuarantineState = (typeof QUARANTINE_STATES)[number];
+
+/**
+ * Why the write gate stored a memory. `novel`: passed the novelty gate; `bypass_cue`: an allowlisted origin
+ * whose content carried an error/decision cue skipped it; `forced`: a person forced it through a human
+ * channel; `imported`: arrived through import; `legacy`: written before the gate existed.
+ */
+export const GATE_REASONS = ['novel', 'bypass_cue', 'forced', 'imported', 'legacy'] as const;
+export type GateReason = (typeof GATE_REASONS)[number];
+
 /** Maximum content length, in UTF-16 code units after trimming. Larger notes belong in files. */
 export const MAX_CONTENT_LENGTH = 32_768;
 export const MAX_TAGS = 32;
@@ -75,6 +91,15 @@ export interface Memory {
   contentHash: string;
   /** Model id of the stored vector, or null when the memory has not been embedded yet. */
   embeddingModel: string | null;
+  /** Trust band of `origin` at write time (high, medium, low, untrusted); derived, stored for audit. */
+  trustBand: string;
+  /** Written by a model while its session was tainted by untrusted content. */
+  tainted: boolean;
+  quarantine: QuarantineState;
+  /** How many secrets were redacted from the text before it was stored. */
+  redactions: number;
+  /** The write gate's reason for storing this memory. */
+  gateReason: GateReason;
 }
 
 /** What a writer supplies. Everything else is derived by the store. */
@@ -89,6 +114,10 @@ export interface NewMemory {
   sessionId?: string | null;
   pinned?: boolean;
   heatBase?: number;
+  tainted?: boolean;
+  quarantine?: QuarantineState;
+  redactions?: number;
+  gateReason?: GateReason;
 }
 
 export interface MemoryVector {
@@ -138,6 +167,10 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
     sessionId: input.sessionId ?? null,
     pinned: input.pinned ?? false,
     heatBase,
+    tainted: input.tainted ?? false,
+    quarantine: input.quarantine ?? 'none',
+    redactions: input.redactions ?? 0,
+    gateReason: input.gateReason ?? 'novel',
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   MemoryKind,
   MemoryVector,
   NewMemory,
+  QuarantineState,
   Visibility,
 } from '../core/memory.js';
 
@@ -47,6 +48,8 @@ export interface MemoryFilter {
   createdBefore?: string;
   /** Superseded memories are excluded unless this is true. */
   includeSuperseded?: boolean;
+  /** Only memories in one of these review states. Omitted: every state except `rejected`. */
+  quarantine?: readonly QuarantineState[];
 }
 
 export interface SearchOptions extends MemoryFilter {
@@ -107,6 +110,35 @@ export interface AuditEntry {
   hash: string;
 }
 
+/** Taint of one Claude Code session: set when untrusted content entered it, cleared by the user's next prompt. */
+export interface SessionTaint {
+  sessionId: string;
+  tainted: boolean;
+  /** When the current taint window opened (ISO), or null when untainted. */
+  since: string | null;
+  /** The origin class and tool that tainted it. */
+  origin: string | null;
+  toolName: string | null;
+}
+
+/**
+ * A pending `remember` seen by the hooks before the MCP server handles it: the only link between an MCP
+ * call (which carries no session id) and its Claude Code session. Keyed by the content hash of the text.
+ */
+export interface RememberClaim {
+  sessionId: string;
+  contentHash: string;
+  toolUseId: string | null;
+  at: string;
+}
+
+/** Daily telemetry counters (captures stored, skipped by reason, merged, spooled...). */
+export interface CounterRow {
+  day: string;
+  name: string;
+  value: number;
+}
+
 export interface StoreStats {
   schemaVersion: number;
   memories: number;
@@ -162,14 +194,24 @@ export interface MemoryStore {
   /** Stores or replaces the vector of a memory. Throws NOT_FOUND. */
   setVector(id: MemoryId, vector: MemoryVector): Promise<void>;
 
-  /** Ids of in-scope memories that have no vector for `model`, oldest first (for background embedding). */
-  listUnembedded(model: string, limit: number): Promise<Memory[]>;
+  /**
+   * Memories without a vector for `model`, oldest first (for background embedding and `reembed`),
+   * restricted to `scope` when given. Superseded and rejected memories are never listed.
+   */
+  listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]>;
 
   /**
    * Lexical candidates for any string: quotes, operators, emoji, NUL and huge input never throw, they
    * are treated as plain words. An input with no searchable words returns [].
    */
   searchLexical(query: string, options: SearchOptions): Promise<LexicalHit[]>;
+
+  /**
+   * Substring candidates for code terms (identifiers, snake_case, paths): memories whose content
+   * contains any of `terms`, case-insensitively, more and rarer matches first, `score` higher is better.
+   * Terms shorter than 3 characters are ignored; [] when none remain. Any string is safe as a term.
+   */
+  searchTerms(terms: readonly string[], options: SearchOptions): Promise<LexicalHit[]>;
 
   /** Nearest neighbours by cosine among vectors of the same model. [] when `vectorSearch` is false. */
   searchVector(vector: MemoryVector, options: SearchOptions): Promise<VectorHit[]>;
@@ -190,6 +232,45 @@ export interface MemoryStore {
 
   /** Inserts an exported memory verbatim (id, timestamps, links). `skipped` when the id already exists. */
   importMemory(record: ExportedMemory): Promise<ImportOutcome>;
+
+  /**
+   * Sets the review state of a memory (approve or reject a quarantined one), with an audit entry naming
+   * `actor`. Only human channels call this. Throws NOT_FOUND.
+   */
+  setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory>;
+
+  /**
+   * Records that the same content arrived again and was merged into `id` (the gate's `merge` outcome):
+   * one access, one audit entry with `detail`. Throws NOT_FOUND.
+   */
+  recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory>;
+
+  /** Opens (or keeps open) the session's taint window. Idempotent; keeps the earliest `since`. */
+  markSessionTainted(sessionId: string, origin: string, toolName: string | null): Promise<void>;
+
+  /** Closes the taint window: called when the user submits a prompt. */
+  clearSessionTaint(sessionId: string): Promise<void>;
+
+  /** Taint state of a session; an unknown session is returned as untainted with `since: null`. */
+  getSessionTaint(sessionId: string): Promise<SessionTaint>;
+
+  /** Stores a claim linking pending MCP `remember` content to its session. */
+  recordRememberClaim(claim: Omit<RememberClaim, 'at'>): Promise<void>;
+
+  /**
+   * Consumes and returns the newest claim for `contentHash` not older than `maxAgeMs`, or undefined.
+   * A consumed claim cannot link a second write.
+   */
+  takeRememberClaim(contentHash: string, maxAgeMs: number): Promise<RememberClaim | undefined>;
+
+  /** Number of memories written by `sessionId` with `origin` since `sinceIso` (flood control). */
+  countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number>;
+
+  /** Adds `by` (default 1) to today's counter `name`. */
+  bumpCounter(name: string, by?: number): Promise<void>;
+
+  /** Counter rows from `sinceDay` (YYYY-MM-DD) on, oldest first. */
+  readCounters(sinceDay: string): Promise<CounterRow[]>;
 
   close(): Promise<void>;
 }

@@ -8,7 +8,10 @@ import { describe } from 'vitest';
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
 import { describeCrudContract } from './store.crud.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
+import { describeReviewContract } from './store.review.contract.js';
 import { describeSearchContract } from './store.search.contract.js';
+import { describeSessionsContract } from './store.sessions.contract.js';
+import { describeTermsContract } from './store.terms.contract.js';
 
 export type {
   ChildOpener,
@@ -24,6 +27,9 @@ export function describeStoreContract(options: StoreContractOptions): void {
     const harness = createHarness(options);
     describeCrudContract(harness);
     describeSearchContract(harness);
+    describeTermsContract(harness);
     describeIntegrityContract(harness);
+    describeReviewContract(harness);
+    describeSessionsContract(harness);
   });
 }

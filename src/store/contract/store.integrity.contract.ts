@@ -9,7 +9,12 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 
 import { isMemoryError } from '../../core/errors.js';
-import { MEMORY_KINDS, type NewMemory } from '../../core/memory.js';
+import {
+  GATE_REASONS,
+  MEMORY_KINDS,
+  type NewMemory,
+  QUARANTINE_STATES,
+} from '../../core/memory.js';
 import type { ExportedMemory, MemoryStore } from '../store.js';
 import type { Harness } from './contract-harness.js';
 import { ManualClock, PROJECT_A, PROJECT_B, vectorOf } from './fixtures.js';
@@ -42,17 +47,21 @@ const newMemoryArb: fc.Arbitrary<NewMemory> = fc.record({
   visibility: fc.constantFrom('project' as const, 'global' as const),
   kind: fc.constantFrom(...MEMORY_KINDS),
   tags: fc.uniqueArray(fc.stringMatching(/^[a-z0-9_-]{1,12}$/), { maxLength: 4 }),
-  origin: fc.constantFrom('user', 'agent', 'local_exec', 'unknown'),
+  origin: fc.constantFrom('user', 'agent', 'local_exec', 'network', 'unknown'),
   originTool: fc.option(fc.constantFrom('Bash', 'WebFetch'), { nil: null }),
   sessionId: fc.option(fc.uuid(), { nil: null }),
   pinned: fc.boolean(),
   heatBase: fc.double({ min: 0, max: 10, noNaN: true }),
+  tainted: fc.boolean(),
+  quarantine: fc.option(fc.constantFrom(...QUARANTINE_STATES), { nil: undefined }),
+  redactions: fc.nat({ max: 5 }),
+  gateReason: fc.constantFrom(...GATE_REASONS),
 });
 
 type Op =
   | { op: 'remember'; input: NewMemory; vector: number[] | null }
   | {
-      op: 'supersede' | 'update' | 'forget' | 'access' | 'vector';
+      op: 'supersede' | 'update' | 'forget' | 'access' | 'vector' | 'review' | 'merge';
       target: number;
       input: NewMemory;
     };
@@ -72,6 +81,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       'forget' as const,
       'access' as const,
       'vector' as const,
+      'review' as const,
+      'merge' as const,
     ),
     target: fc.nat(),
     input: newMemoryArb,
@@ -82,7 +93,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 async function applyOps(store: MemoryStore, ops: readonly Op[], clock: ManualClock): Promise<void> {
   for (const op of ops) {
     clock.advance(1000);
-    const all = await store.listMemories({ limit: 1000, includeSuperseded: true });
+    const all = await store.listMemories({
+      limit: 1000,
+      includeSuperseded: true,
+      quarantine: QUARANTINE_STATES,
+    });
     const target =
       all.length === 0 || op.op === 'remember' ? undefined : all[op.target % all.length];
     try {
@@ -99,6 +114,10 @@ async function applyOps(store: MemoryStore, ops: readonly Op[], clock: ManualClo
         await store.forget(target.id);
       } else if (op.op === 'access') {
         await store.recordAccess([target.id]);
+      } else if (op.op === 'review') {
+        await store.setQuarantine(target.id, op.input.quarantine ?? 'rejected', 'cli');
+      } else if (op.op === 'merge') {
+        await store.recordMerge(target.id, { similarity: 0.99 });
       } else {
         await store.setVector(target.id, vectorOf('m', [3, 2, 1]));
       }

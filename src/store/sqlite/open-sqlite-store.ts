@@ -32,7 +32,8 @@ export interface OpenSqliteStoreOptions {
   busyTimeoutMs?: number;
   /**
    * Fault-injection seam for tests: called inside every write transaction just before COMMIT with the
-   * action name ('remember', 'supersede', 'update', 'forget', 'access', 'set-vector', 'import').
+   * action name ('remember', 'supersede', 'update', 'forget', 'access', 'set-vector', 'import',
+   * 'quarantine', 'merge', 'taint', 'untaint', 'claim', 'take-claim', 'counter').
    * Throwing rolls the whole transaction back.
    */
   onBeforeCommit?: (action: string) => void;

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { inspectSqliteFile } from '../../../test/fixtures/sqlite/raw-sqlite.js';
-import type { ExportedMemory, MemoryStore } from '../store.js';
+import { inspectSqliteFile, openRawSqlite } from '../../../test/fixtures/sqlite/raw-sqlite.js';
+import { QUARANTINE_STATES, type QuarantineState } from '../../core/memory.js';
+import type { CounterRow, ExportedMemory, MemoryStore, SessionTaint } from '../store.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { LATEST_SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -15,13 +16,47 @@ import { LATEST_SCHEMA_VERSION } from './sqlite-schema.js';
  * was written by its own release (scripts/make-sqlite-fixture.mjs) and is opened here by today's code.
  * When a migration adds columns, add what it backfills on old rows to BACKFILLED under its version.
  */
-const BACKFILLED: Record<number, Partial<Record<string, unknown>>> = {};
+// v2 (documented in sqlite-schema.ts): trust band of the stored origin, review 'pending' exactly where
+// the origin requires review, gate reason 'legacy'. Written out literally, not through trustBand() or
+// requiresReview(), so a drift between the migration's SQL and core/ fails here.
+const V2_BAND: Record<string, string> = {
+  user: 'high',
+  agent: 'medium',
+  local_edit: 'medium',
+  local_read: 'low',
+  local_exec: 'low',
+  agent_tainted: 'untrusted',
+  network: 'untrusted',
+  unknown: 'untrusted',
+};
+const V2_PENDING = new Set(['agent_tainted', 'network', 'unknown']);
+const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string, unknown>>> = {
+  2: (old) => ({
+    origin: old.origin,
+    trustBand: V2_BAND[old.origin] ?? 'untrusted',
+    tainted: false,
+    quarantine: V2_PENDING.has(old.origin) || !(old.origin in V2_BAND) ? 'pending' : 'none',
+    redactions: 0,
+    gateReason: 'legacy',
+  }),
+  // v3 adds no column: only the trigram index, checked by 'backfills the trigram index …' below.
+  3: () => ({}),
+};
 
 interface Manifest {
   schemaVersion: number;
   memories: ExportedMemory[];
-  lexical: { query: string; includeSuperseded: boolean; ids: string[] }[];
+  lexical: {
+    query: string;
+    includeSuperseded: boolean;
+    quarantine?: QuarantineState[];
+    ids: string[];
+  }[];
   vector: { model: string; values: number[]; nearest: string }[];
+  /** Since v2. */
+  sessions?: SessionTaint[];
+  counters?: CounterRow[];
+  claims?: number;
 }
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/sqlite/', import.meta.url));
@@ -69,8 +104,8 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
   });
 
   it('keeps lexical search working over the migrated rows', async () => {
-    for (const { query, includeSuperseded, ids } of manifest.lexical) {
-      const hits = await store.searchLexical(query, { limit: 20, includeSuperseded });
+    for (const { query, includeSuperseded, quarantine, ids } of manifest.lexical) {
+      const hits = await store.searchLexical(query, { limit: 20, includeSuperseded, quarantine });
       expect(hits.map((h) => h.id).sort(), query).toEqual(ids);
     }
   });
@@ -87,7 +122,50 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
 
   it('backfills the columns added after its version', () => {
     for (let version = manifest.schemaVersion + 1; version <= LATEST_SCHEMA_VERSION; version += 1) {
-      for (const memory of exported) expect(memory).toMatchObject(BACKFILLED[version] ?? {});
+      const expected = BACKFILLED[version];
+      expect(expected, `BACKFILLED has no entry for v${version}`).toBeDefined();
+      exported.forEach((memory, i) => {
+        expect(memory, memory.id).toMatchObject(expected!(manifest.memories[i]!));
+      });
+    }
+  });
+
+  it('backfills the trigram index of the identifier leg and keeps it searchable', async () => {
+    const everyState = { limit: 50, includeSuperseded: true, quarantine: [...QUARANTINE_STATES] };
+    for (const memory of manifest.memories) {
+      // A 6-character slice from the middle of the text: a substring no word index could answer.
+      const start = Math.max(0, Math.floor(memory.content.length / 2) - 3);
+      const term = memory.content.slice(start, start + 6);
+      if (term.trim().length < 3) continue;
+      const hits = await store.searchTerms([term], everyState);
+      expect(
+        hits.map((h) => h.id),
+        term,
+      ).toContain(memory.id);
+    }
+    const raw = openRawSqlite(path);
+    try {
+      const docs = raw.prepare('SELECT count(*) FROM memories_terms_docsize').pluck().get();
+      expect(docs).toBe(manifest.memories.length);
+      raw.exec("INSERT INTO memories_terms (memories_terms) VALUES ('integrity-check')");
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('keeps session taint, counters and remember claims', async () => {
+    for (const taint of manifest.sessions ?? []) {
+      expect(await store.getSessionTaint(taint.sessionId)).toEqual(taint);
+    }
+    if (manifest.counters !== undefined) {
+      expect(await store.readCounters('2000-01-01')).toEqual(manifest.counters);
+    }
+    const raw = openRawSqlite(path);
+    try {
+      const claims = raw.prepare('SELECT count(*) FROM remember_claims').pluck().get();
+      expect(claims).toBe(manifest.claims ?? 0);
+    } finally {
+      raw.close();
     }
   });
 

@@ -41,10 +41,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-const V2_TRUST_BAND: Migration = {
-  version: 2,
-  name: 'trust-band',
-  sql: "ALTER TABLE memories ADD COLUMN trust_band TEXT NOT NULL DEFAULT 'legacy';",
+// A step after the latest released one, to exercise the migrator itself.
+const NEXT_STEP: Migration = {
+  version: LATEST_SCHEMA_VERSION + 1,
+  name: 'probe-column',
+  sql: "ALTER TABLE memories ADD COLUMN probe TEXT NOT NULL DEFAULT 'legacy';",
 };
 
 describe('sqlite migrations', () => {
@@ -123,10 +124,10 @@ describe('sqlite migrations', () => {
     const path = freshPath();
     const ids = await storeWithRows(path);
     const broken: Migration = {
-      version: 2,
+      version: LATEST_SCHEMA_VERSION + 1,
       name: 'broken',
       // The first statement succeeds; the second fails, so only a real rollback undoes the first.
-      sql: "ALTER TABLE memories ADD COLUMN trust_band TEXT NOT NULL DEFAULT 'legacy';\nCREATE TABLE half (",
+      sql: "ALTER TABLE memories ADD COLUMN probe TEXT NOT NULL DEFAULT 'legacy';\nCREATE TABLE half (",
     };
     const db = openRawSqlite(path);
     let error: unknown;
@@ -140,17 +141,20 @@ describe('sqlite migrations', () => {
     } catch (e) {
       error = e;
     }
+    const previous = LATEST_SCHEMA_VERSION;
     expect(isMemoryError(error, 'MIGRATION_FAILED')).toBe(true);
-    expect((error as Error).message).toMatch(/v2 \(broken\) failed.*unchanged at v1.*backup/);
-    expect(readUserVersion(asSqliteLike(db))).toBe(1);
+    expect((error as Error).message).toMatch(
+      new RegExp(`v${previous + 1} \\(broken\\) failed.*unchanged at v${previous}.*backup`),
+    );
+    expect(readUserVersion(asSqliteLike(db))).toBe(previous);
     const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('memories');
-    expect(columns).not.toContain('trust_band');
-    expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(1);
+    expect(columns).not.toContain('probe');
+    expect(db.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(previous);
     expect(db.prepare('SELECT count(*) FROM active_memories').pluck().get()).toBe(5);
     db.close();
 
     const backups = backupsOf(path);
-    expect(backups).toEqual(['mnemo.db.bak-v1-20250701T100000000Z']);
+    expect(backups).toEqual([`mnemo.db.bak-v${previous}-20250701T100000000Z`]);
     const store = await openSqliteStore({ path });
     expect((await store.getMemories(ids)).map((m) => m.content)).toEqual(
       ids.map((_, i) => `migration survivor ${i}`),
@@ -169,12 +173,16 @@ describe('sqlite migrations', () => {
     const report = migrate(asSqliteLike(db), {
       path,
       clock: new ManualClock(),
-      migrations: [...MIGRATIONS, V2_TRUST_BAND],
+      migrations: [...MIGRATIONS, NEXT_STEP],
       views: VIEWS,
     });
-    expect(report).toMatchObject({ from: 1, to: 2, applied: ['trust-band'] });
-    expect(report.backupPath).toMatch(/mnemo\.db\.bak-v1-/);
-    const bands = db.prepare('SELECT DISTINCT trust_band FROM active_memories').pluck().all();
+    expect(report).toMatchObject({
+      from: LATEST_SCHEMA_VERSION,
+      to: NEXT_STEP.version,
+      applied: ['probe-column'],
+    });
+    expect(report.backupPath).toMatch(new RegExp(`mnemo\\.db\\.bak-v${LATEST_SCHEMA_VERSION}-`));
+    const bands = db.prepare('SELECT DISTINCT probe FROM active_memories').pluck().all();
     expect(bands).toEqual(['legacy']);
     const hits = db
       .prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'survivor'")

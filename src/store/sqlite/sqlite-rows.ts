@@ -2,7 +2,13 @@
  * Mapping between `memories` rows and the `Memory` model. The key order of `toMemory` is the key order
  * of exports, which is what makes export → import → export byte-identical.
  */
-import type { Memory, MemoryKind, Visibility } from '../../core/memory.js';
+import type {
+  GateReason,
+  Memory,
+  MemoryKind,
+  QuarantineState,
+  Visibility,
+} from '../../core/memory.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 
 export interface MemoryRow {
@@ -26,6 +32,11 @@ export interface MemoryRow {
   superseded_by: string | null;
   content_hash: string;
   embedding_model: string | null;
+  trust_band: string;
+  tainted: number;
+  quarantine: string;
+  redactions: number;
+  gate_reason: string;
 }
 
 export function toMemory(row: MemoryRow): Memory {
@@ -49,6 +60,11 @@ export function toMemory(row: MemoryRow): Memory {
     supersededBy: row.superseded_by,
     contentHash: row.content_hash,
     embeddingModel: row.embedding_model,
+    trustBand: row.trust_band,
+    tainted: row.tainted === 1,
+    quarantine: row.quarantine as QuarantineState,
+    redactions: row.redactions,
+    gateReason: row.gate_reason as GateReason,
   };
 }
 
@@ -72,6 +88,11 @@ const COLUMNS = [
   'superseded_by',
   'content_hash',
   'embedding_model',
+  'trust_band',
+  'tainted',
+  'quarantine',
+  'redactions',
+  'gate_reason',
 ] as const;
 
 const INSERT_SQL = `INSERT INTO memories (${COLUMNS.join(', ')})
@@ -99,6 +120,11 @@ export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
     memory.supersededBy,
     memory.contentHash,
     memory.embeddingModel,
+    memory.trustBand,
+    memory.tainted ? 1 : 0,
+    memory.quarantine,
+    memory.redactions,
+    memory.gateReason,
   ];
   const row = db.prepare(INSERT_SQL).get(...values) as { seq: number };
   return row.seq;

@@ -102,8 +102,103 @@ CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN
 END;
 `;
 
+// v2: the write path's provenance and review columns, session taint, remember claims, counters.
+// - trust_band is derived from origin at write time and stored for audit. Existing rows get the band of
+//   their stored origin by the CASE below, which must equal `trustBand` in core/origin/origin-class.ts
+//   (sqlite-schema.test.ts checks every class); anything outside the vocabulary is 'untrusted'.
+// - quarantine of existing rows: 'pending' where `requiresReview(origin)` holds (network, agent_tainted,
+//   unknown and anything outside the vocabulary), 'none' otherwise. Pending rows stay searchable on
+//   request; they only lose proactive injection until a person approves them (fail closed).
+// - gate_reason 'legacy': these rows were stored before the write gate existed. tainted 0, redactions 0:
+//   nothing was known about either.
+// - Column DEFAULTs only serve ADD COLUMN and raw inserts; the store always writes every column, and
+//   the defaults are the fail-closed values.
+// - session_taint rows are deleted when the taint clears: an absent row means untainted.
+// - remember_claims are short-lived (pruned after a day); counters are keyed by UTC day.
+const V2 = `
+ALTER TABLE memories ADD COLUMN trust_band TEXT NOT NULL DEFAULT 'untrusted'
+  CHECK (trust_band IN ('high', 'medium', 'low', 'untrusted'));
+ALTER TABLE memories ADD COLUMN tainted INTEGER NOT NULL DEFAULT 0 CHECK (tainted IN (0, 1));
+ALTER TABLE memories ADD COLUMN quarantine TEXT NOT NULL DEFAULT 'pending'
+  CHECK (quarantine IN ('none', 'pending', 'approved', 'rejected'));
+ALTER TABLE memories ADD COLUMN redactions INTEGER NOT NULL DEFAULT 0 CHECK (redactions >= 0);
+ALTER TABLE memories ADD COLUMN gate_reason TEXT NOT NULL DEFAULT 'legacy'
+  CHECK (gate_reason IN ('novel', 'bypass_cue', 'forced', 'imported', 'legacy'));
+UPDATE memories SET
+  trust_band = CASE origin
+    WHEN 'user' THEN 'high'
+    WHEN 'agent' THEN 'medium'
+    WHEN 'local_edit' THEN 'medium'
+    WHEN 'local_read' THEN 'low'
+    WHEN 'local_exec' THEN 'low'
+    ELSE 'untrusted'
+  END,
+  quarantine = CASE
+    WHEN origin IN ('user', 'agent', 'local_edit', 'local_read', 'local_exec') THEN 'none'
+    ELSE 'pending'
+  END,
+  tainted = 0,
+  redactions = 0,
+  gate_reason = 'legacy';
+CREATE INDEX memories_session_origin_created ON memories (session_id, origin, created_at);
+
+CREATE TABLE session_taint (
+  session_id TEXT    PRIMARY KEY,
+  tainted    INTEGER NOT NULL CHECK (tainted IN (0, 1)),
+  since      TEXT,
+  origin     TEXT,
+  tool_name  TEXT,
+  updated_at TEXT    NOT NULL
+);
+
+CREATE TABLE remember_claims (
+  id           INTEGER PRIMARY KEY,
+  session_id   TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  tool_use_id  TEXT,
+  at           TEXT NOT NULL
+);
+CREATE INDEX remember_claims_hash ON remember_claims (content_hash, at);
+CREATE INDEX remember_claims_at ON remember_claims (at);
+
+CREATE TABLE counters (
+  day   TEXT    NOT NULL,
+  name  TEXT    NOT NULL,
+  value INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, name)
+) WITHOUT ROWID;
+`;
+
+// v3: the identifier leg's substring index (recall of code terms). The porter index of v1 splits
+// `NODE_ENV`, `sqlite-store.ts` and `getUserById` into stemmed words, so an exact code term cannot be
+// asked for; a trigram index over the same content (case-folded, external content like memories_fts,
+// kept in sync by triggers) answers "contains this substring" for any term of 3+ characters.
+// The 'rebuild' backfills every existing row, superseded ones included, like memories_fts.
+const V3 = `
+CREATE VIRTUAL TABLE memories_terms USING fts5(
+  content,
+  content = 'memories', content_rowid = 'seq',
+  tokenize = 'trigram case_sensitive 0'
+);
+CREATE TRIGGER memories_terms_insert AFTER INSERT ON memories BEGIN
+  INSERT INTO memories_terms (rowid, content) VALUES (new.seq, new.content);
+END;
+CREATE TRIGGER memories_terms_delete AFTER DELETE ON memories BEGIN
+  INSERT INTO memories_terms (memories_terms, rowid, content) VALUES ('delete', old.seq, old.content);
+END;
+CREATE TRIGGER memories_terms_update AFTER UPDATE OF content ON memories BEGIN
+  INSERT INTO memories_terms (memories_terms, rowid, content) VALUES ('delete', old.seq, old.content);
+  INSERT INTO memories_terms (rowid, content) VALUES (new.seq, new.content);
+END;
+INSERT INTO memories_terms (memories_terms) VALUES ('rebuild');
+`;
+
 /** Every released migration, oldest first. Append only. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: V1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: V1 },
+  { version: 2, name: 'write-path', sql: V2 },
+  { version: 3, name: 'identifier-terms', sql: V3 },
+];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */
 export const VIEWS: readonly ViewDefinition[] = [

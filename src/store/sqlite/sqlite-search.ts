@@ -1,5 +1,6 @@
 /**
- * SQL builders for reads: the filter every read shares (scope, kinds, tags, origins, time, superseded),
+ * SQL builders for reads: the filter every read shares (scope, kinds, tags, origins, time, superseded,
+ * review state),
  * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
  */
 import { MemoryError } from '../../core/errors.js';
@@ -72,6 +73,13 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
     params.push(isoBound(filter.createdBefore, 'createdBefore'));
   }
   if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
+  // Rejected memories are kept for audit and appear only where a caller asks for them by state.
+  if (filter.quarantine === undefined) {
+    clauses.push("m.quarantine <> 'rejected'");
+  } else {
+    clauses.push('m.quarantine IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(filter.quarantine));
+  }
   return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params };
 }
 
@@ -108,4 +116,38 @@ export function exactVectorSql(table: string, filter: SqlFragment): string {
   return `SELECT m.id AS id, vec_distance_cosine(v.embedding, ?) AS distance
     FROM memories m JOIN ${table} v ON v.rowid = m.seq
     WHERE ${filter.sql} ORDER BY distance, m.seq LIMIT ?`;
+}
+
+/** Terms shorter than a trigram cannot be looked up in the trigram index. */
+export const MIN_TERM_LENGTH = 3;
+/** Longest term looked up: longer ones are pastes, not identifiers. */
+export const MAX_TERM_LENGTH = 200;
+
+/**
+ * Turns code terms into a safe MATCH expression for the trigram index: each term a quoted FTS5 string
+ * (a substring match), OR-ed. Returns null when no term is long enough.
+ */
+export function buildTermsQuery(
+  terms: readonly string[],
+  maxTerms = MAX_QUERY_TERMS,
+): string | null {
+  const kept = new Set<string>();
+  for (const raw of terms) {
+    if (typeof raw !== 'string') continue;
+    // NUL cannot be bound inside an FTS5 string; other characters are literal inside quotes.
+    const term = raw.replaceAll('\u0000', '').trim().toLowerCase();
+    if ([...term].length < MIN_TERM_LENGTH || term.length > MAX_TERM_LENGTH) continue;
+    kept.add(term);
+    if (kept.size >= maxTerms) break;
+  }
+  if (kept.size === 0) return null;
+  return [...kept].map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/** Substring candidates from the trigram index: -bm25 as score, ties broken by seq. */
+export function termsSql(filter: SqlFragment): string {
+  return `SELECT m.id AS id, -bm25(memories_terms) AS score
+    FROM memories_terms JOIN memories m ON m.seq = memories_terms.rowid
+    WHERE memories_terms MATCH ? AND ${filter.sql}
+    ORDER BY score DESC, m.seq LIMIT ?`;
 }

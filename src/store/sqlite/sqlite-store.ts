@@ -7,11 +7,18 @@
    The port is async and the driver synchronous: `async` is what turns a thrown validation or driver
    error into a rejected promise instead of a synchronous throw. */
 import { MemoryError } from '../../core/errors.js';
-import type { Memory, MemoryId, MemoryVector, NewMemory } from '../../core/memory.js';
+import type {
+  Memory,
+  MemoryId,
+  MemoryVector,
+  NewMemory,
+  QuarantineState,
+} from '../../core/memory.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type {
   AuditEntry,
+  CounterRow,
   ExportedMemory,
   ImportOutcome,
   LexicalHit,
@@ -19,9 +26,12 @@ import type {
   MemoryFilter,
   MemoryPatch,
   MemoryStore,
+  RememberClaim,
   RememberOptions,
   RememberOutcome,
+  Scope,
   SearchOptions,
+  SessionTaint,
   StoreCapabilities,
   StoreStats,
   VectorHit,
@@ -29,8 +39,28 @@ import type {
 import { appendAudit, auditTrailOf } from './sqlite-audit.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import type { SqliteLike } from './sqlite-like.js';
+import { assertReview, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
-import { buildFilter, buildFtsQuery, exactVectorSql, knnSql, lexicalSql } from './sqlite-search.js';
+import {
+  buildFilter,
+  buildFtsQuery,
+  buildTermsQuery,
+  exactVectorSql,
+  knnSql,
+  lexicalSql,
+  termsSql,
+} from './sqlite-search.js';
+import {
+  assertText,
+  bumpCounterIn,
+  clearTaintIn,
+  countSessionWritesIn,
+  markTaintedIn,
+  readCountersFrom,
+  readTaint,
+  recordClaimIn,
+  takeClaimIn,
+} from './sqlite-sessions.js';
 import { immediateTransaction } from './sqlite-tx.js';
 import { assertValidVector, findSpace, putVector, readVector, toBlob } from './sqlite-vectors.js';
 import {
@@ -159,15 +189,17 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async listUnembedded(model: string, limit: number): Promise<Memory[]> {
+  async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
     if (!(limit > 0)) return [];
+    // The shared filter: the scope when given, never superseded or rejected memories.
+    const filter = buildFilter(scope === undefined ? {} : { scope });
     return this.#read((db) => {
       const rows = db
         .prepare(
-          `SELECT * FROM memories WHERE superseded_by IS NULL
-           AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY seq LIMIT ?`,
+          `SELECT m.* FROM memories m WHERE ${filter.sql}
+           AND (m.embedding_model IS NULL OR m.embedding_model <> ?) ORDER BY m.seq LIMIT ?`,
         )
-        .all(model, Math.floor(limit)) as MemoryRow[];
+        .all(...filter.params, model, Math.floor(limit)) as MemoryRow[];
       return rows.map(toMemory);
     });
   }
@@ -180,6 +212,18 @@ export class SqliteMemoryStore implements MemoryStore {
       (db) =>
         db
           .prepare(lexicalSql(filter))
+          .all(match, ...filter.params, Math.floor(options.limit)) as LexicalHit[],
+    );
+  }
+
+  async searchTerms(terms: readonly string[], options: SearchOptions): Promise<LexicalHit[]> {
+    const match = Array.isArray(terms) ? buildTermsQuery(terms) : null;
+    if (match === null || !(options.limit > 0)) return [];
+    const filter = buildFilter(options);
+    return this.#read(
+      (db) =>
+        db
+          .prepare(termsSql(filter))
           .all(match, ...filter.params, Math.floor(options.limit)) as LexicalHit[],
     );
   }
@@ -289,6 +333,79 @@ export class SqliteMemoryStore implements MemoryStore {
   async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
     assertImportable(record);
     return this.#write('import', (ctx) => importIn(ctx, record));
+  }
+
+  async setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory> {
+    assertReview(state, actor);
+    return this.#write('quarantine', (ctx) => setQuarantineIn(ctx, id, state, actor));
+  }
+
+  async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
+    if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) {
+      throw new MemoryError('INVALID_INPUT', 'Merge detail must be a JSON object.');
+    }
+    return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
+  }
+
+  async markSessionTainted(
+    sessionId: string,
+    origin: string,
+    toolName: string | null,
+  ): Promise<void> {
+    assertText(sessionId, 'A session id');
+    assertText(origin, 'The tainting origin');
+    this.#write('taint', (ctx) => markTaintedIn(ctx, sessionId, origin, toolName));
+  }
+
+  async clearSessionTaint(sessionId: string): Promise<void> {
+    assertText(sessionId, 'A session id');
+    this.#write('untaint', (ctx) => clearTaintIn(ctx, sessionId));
+  }
+
+  async getSessionTaint(sessionId: string): Promise<SessionTaint> {
+    return this.#read((db) => readTaint(db, sessionId));
+  }
+
+  async recordRememberClaim(claim: Omit<RememberClaim, 'at'>): Promise<void> {
+    assertText(claim.sessionId, 'A claim session id');
+    assertText(claim.contentHash, 'A claim content hash');
+    this.#write('claim', (ctx) =>
+      recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
+    );
+  }
+
+  async takeRememberClaim(
+    contentHash: string,
+    maxAgeMs: number,
+  ): Promise<RememberClaim | undefined> {
+    if (!(maxAgeMs >= 0) || !Number.isFinite(maxAgeMs)) {
+      throw new MemoryError(
+        'INVALID_INPUT',
+        'maxAgeMs must be a finite number of milliseconds >= 0.',
+      );
+    }
+    return this.#write('take-claim', (ctx) => takeClaimIn(ctx, contentHash, maxAgeMs));
+  }
+
+  async countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number> {
+    const since = Date.parse(sinceIso);
+    if (Number.isNaN(since)) {
+      throw new MemoryError('INVALID_INPUT', `sinceIso "${sinceIso}" is not an ISO-8601 time.`);
+    }
+    const bound = new Date(since).toISOString();
+    return this.#read((db) => countSessionWritesIn(db, sessionId, origin, bound));
+  }
+
+  async bumpCounter(name: string, by = 1): Promise<void> {
+    assertText(name, 'A counter name');
+    if (!Number.isSafeInteger(by)) {
+      throw new MemoryError('INVALID_INPUT', `Counter increment ${by} is not an integer.`);
+    }
+    this.#write('counter', (ctx) => bumpCounterIn(ctx, name, by));
+  }
+
+  async readCounters(sinceDay: string): Promise<CounterRow[]> {
+    return this.#read((db) => readCountersFrom(db, sinceDay));
   }
 
   async close(): Promise<void> {

@@ -38,7 +38,9 @@ export function assertValidVector(vector: MemoryVector): void {
 }
 
 export function toBlob(values: Float32Array): Uint8Array {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  // -0 and +0 are the same direction, but JSON cannot carry -0: store +0 so export → import is the identity.
+  const canonical = values.map((v) => (v === 0 ? 0 : v));
+  return Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
 }
 
 export function fromBlob(blob: Uint8Array): Float32Array {

@@ -21,6 +21,7 @@ import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
 import { appendAudit } from './sqlite-audit.js';
 import { isConstraintError } from './sqlite-errors.js';
+import { assertWriteFields, defaultQuarantine } from './sqlite-fields.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { insertMemoryRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import { assertValidVector, deleteVectors, putVector } from './sqlite-vectors.js';
@@ -79,11 +80,18 @@ export function recordAccessIn(ctx: WriteContext, ids: readonly MemoryId[]): voi
 /** Validates outside the transaction so bad input never takes the write lock. */
 export function prepareMemory(input: NewMemory, vector: MemoryVector | undefined): PreparedMemory {
   const fields = validateNewMemory(input);
+  // Fail closed: a writer that did not decide the review state of an origin that requires review gets
+  // 'pending', the value the v2 migration gives such rows, instead of validateNewMemory's 'none'.
+  if (input.quarantine === undefined) fields.quarantine = defaultQuarantine(fields.origin);
+  assertWriteFields(
+    fields,
+    (why) => new MemoryError('INVALID_INPUT', `Cannot store the memory: ${why}.`),
+  );
   if (vector !== undefined) assertValidVector(vector);
   return { fields, hash: contentHash(fields.content), vector };
 }
 
-function reread(db: SqliteLike, id: MemoryId): Memory {
+export function reread(db: SqliteLike, id: MemoryId): Memory {
   const row = selectRowById(db, id);
   if (row === undefined) throw new Error(`memory ${id} vanished inside its own transaction`);
   return toMemory(row);
@@ -125,6 +133,11 @@ function insertNew(
     supersededBy: null,
     contentHash: prepared.hash,
     embeddingModel: null,
+    trustBand: trustBand(parseOriginClass(fields.origin)),
+    tainted: fields.tainted,
+    quarantine: fields.quarantine,
+    redactions: fields.redactions,
+    gateReason: fields.gateReason,
   };
   const seq = insertMemoryRow(ctx.db, memory);
   if (prepared.vector !== undefined) putVector(ctx.db, seq, null, prepared.vector);
@@ -136,6 +149,11 @@ function insertNew(
     visibility: memory.visibility,
     supersedes,
     vectorModel: prepared.vector?.model ?? null,
+    trustBand: memory.trustBand,
+    tainted: memory.tainted,
+    quarantine: memory.quarantine,
+    redactions: memory.redactions,
+    gateReason: memory.gateReason,
   });
   return reread(ctx.db, id);
 }
@@ -258,6 +276,12 @@ export function assertImportable(record: ExportedMemory): void {
   const fields = validateNewMemory(record);
   if (fields.projectKey !== record.projectKey || fields.origin !== record.origin) {
     throw invalid('its project key or origin is not normalised');
+  }
+  assertWriteFields(record, (why) => invalid(why));
+  if (record.trustBand !== trustBand(parseOriginClass(record.origin))) {
+    throw invalid(
+      `its trustBand "${String(record.trustBand)}" is not the band of origin "${record.origin}"`,
+    );
   }
   for (const time of [record.createdAt, record.updatedAt, record.lastAccessedAt]) {
     if (time !== null && (typeof time !== 'string' || Number.isNaN(Date.parse(time)))) {

@@ -1,0 +1,71 @@
+/**
+ * Review and merge writes on existing memories: the quarantine decision of a person and the write
+ * gate's `merge` outcome. Each runs inside the caller's `BEGIN IMMEDIATE` transaction with its audit
+ * entry, so a rollback leaves neither the change nor the entry.
+ */
+import { MemoryError } from '../../core/errors.js';
+import {
+  type Memory,
+  type MemoryId,
+  QUARANTINE_STATES,
+  type QuarantineState,
+} from '../../core/memory.js';
+import { appendAudit } from './sqlite-audit.js';
+import { isQuarantineState } from './sqlite-fields.js';
+import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
+import { recordAccessIn, reread, type WriteContext } from './sqlite-writes.js';
+
+function existing(ctx: WriteContext, id: MemoryId): MemoryRow {
+  const row = selectRowById(ctx.db, id);
+  if (row === undefined) {
+    throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+  }
+  return row;
+}
+
+/** Checks a review decision before it takes the write lock. */
+export function assertReview(state: QuarantineState, actor: string): void {
+  if (!isQuarantineState(state)) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `Unknown review state "${String(state)}". Use one of: ${QUARANTINE_STATES.join(', ')}.`,
+    );
+  }
+  if (typeof actor !== 'string' || actor.trim().length === 0) {
+    throw new MemoryError('INVALID_INPUT', 'A review decision needs the actor who made it.');
+  }
+}
+
+/**
+ * Sets the review state with an audit entry naming the actor and old → new state. Setting the state a
+ * memory already has changes nothing and records nothing. `updated_at` is left alone: heat decays from
+ * it, and the audit entry already says when the decision was made.
+ */
+export function setQuarantineIn(
+  ctx: WriteContext,
+  id: MemoryId,
+  state: QuarantineState,
+  actor: string,
+): Memory {
+  const row = existing(ctx, id);
+  if (row.quarantine === state) return toMemory(row);
+  ctx.db.prepare('UPDATE memories SET quarantine = ? WHERE seq = ?').run(state, row.seq);
+  appendAudit(ctx.db, ctx.at, 'quarantine', id, {
+    actor: actor.trim(),
+    from: row.quarantine,
+    to: state,
+  });
+  return reread(ctx.db, id);
+}
+
+/** The same content arrived again and was merged into `id`: one access and one 'merge' audit entry. */
+export function recordMergeIn(
+  ctx: WriteContext,
+  id: MemoryId,
+  detail: Record<string, unknown>,
+): Memory {
+  existing(ctx, id);
+  recordAccessIn(ctx, [id]);
+  appendAudit(ctx.db, ctx.at, 'merge', id, detail);
+  return reread(ctx.db, id);
+}

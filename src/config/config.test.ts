@@ -111,4 +111,48 @@ describe('loadConfig', () => {
       /Cannot read the config file/,
     );
   });
+
+  it('reads the write-path settings and merges flood limits per origin over the defaults', () => {
+    const home = homeWithConfig(
+      JSON.stringify({
+        mcpTools: { 'mcp__fetch__*': 'network', mcp__db__query: 'local_read' },
+        taint: { strict: true },
+        detectors: 'off',
+        flood: { windowMinutes: 5, maxPerOrigin: { network: 3, unknown: null } },
+      }),
+    );
+    const config = loadConfig({ env: { MNEMO_HOME: home } });
+    expect(config.mcpTools).toEqual({ 'mcp__fetch__*': 'network', mcp__db__query: 'local_read' });
+    expect(config.taint).toEqual({ strict: true });
+    expect(config.detectors).toBe('off');
+    expect(config.flood.windowMinutes).toBe(5);
+    expect(config.flood.maxPerOrigin).toEqual({
+      ...CONFIG_DEFAULTS.flood.maxPerOrigin,
+      network: 3,
+      unknown: undefined,
+    });
+    expect('unknown' in config.flood.maxPerOrigin).toBe(false);
+    expect(config.flood.maxPerOrigin.user).toBeUndefined();
+  });
+
+  it('takes the detectors switch from MNEMO_DETECTORS', () => {
+    const home = tempDir();
+    expect(loadConfig({ env: { MNEMO_HOME: home, MNEMO_DETECTORS: 'off' } }).detectors).toBe('off');
+    expect(
+      configError(() => loadConfig({ env: { MNEMO_HOME: home, MNEMO_DETECTORS: 'maybe' } })),
+    ).toMatch(/MNEMO_DETECTORS="maybe"/);
+  });
+
+  it.each([
+    [{ mcpTools: { 'mcp__fetch__*': 'user' } }, /Field "mcpTools.mcp__fetch__\*"/],
+    [{ mcpTools: { WebFetch: 'network' } }, /Field "mcpTools.WebFetch".*mcp__<server>__<tool>/],
+    [{ taint: { strict: 'yes' } }, /Field "taint.strict"/],
+    [{ detectors: 'sometimes' }, /Field "detectors"/],
+    [{ flood: { maxPerOrigin: { network: -1 } } }, /Field "flood.maxPerOrigin.network"/],
+    [{ flood: { maxPerOrigin: { robots: 3 } } }, /flood.maxPerOrigin/],
+    [{ flood: { windowMinutes: 0 } }, /Field "flood.windowMinutes"/],
+  ])('refuses the invalid write setting %j and names the field', (content, message) => {
+    const home = homeWithConfig(JSON.stringify(content));
+    expect(configError(() => loadConfig({ env: { MNEMO_HOME: home } }))).toMatch(message);
+  });
 });

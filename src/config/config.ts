@@ -9,11 +9,24 @@ import { join, resolve } from 'node:path';
 
 import { z } from 'zod';
 
+import { type CapturePolicyConfig, TOOL_CAPTURE_SETTINGS } from '../core/capture/capture-policy.js';
 import { MemoryError } from '../core/errors.js';
+import { DECLARABLE_MCP_CLASSES, type DeclarableMcpClass } from '../core/origin/classify-origin.js';
+import { type OriginClass, TRUST_ORDER } from '../core/origin/origin-class.js';
 import { MAX_LIMIT } from './limits.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Content cue detectors: `off` proves that no security outcome depends on them. */
+export const DETECTOR_MODES = ['on', 'off'] as const;
+export type DetectorMode = (typeof DETECTOR_MODES)[number];
+
+/** Per session, per origin write budget. An origin absent from `maxPerOrigin` is unlimited. */
+export interface FloodConfig {
+  windowMinutes: number;
+  maxPerOrigin: Partial<Record<OriginClass, number>>;
+}
 
 /** Defaults, documented once. `home` defaults to `~/.mnemo` (computed, so not in this table). */
 export const CONFIG_DEFAULTS = {
@@ -24,7 +37,50 @@ export const CONFIG_DEFAULTS = {
   logLevel: 'info',
   /** Hits returned by `recall` when no limit is given. */
   recallLimit: 10,
+  /** The embedder of the vector leg: `use-lite-512`, `hash`, or a model id under `home/models`
+   * (`mnemo model use`). Why USE lite is the default: docs/retrieval.md. */
+  embeddingModel: 'use-lite-512',
+  /** Cross-encoder that reranks recall when `home/models/<id>` exists; no directory, no rerank. */
+  rerankerModel: 'Xenova/ms-marco-MiniLM-L-6-v2',
+  /**
+   * MCP tools by origin class, keyed `mcp__<server>__<tool>` or `mcp__<server>__*`. Undeclared MCP tools
+   * are `unknown`: no privileges, quarantined.
+   */
+  mcpTools: {},
+  /** `strict`: local reads and command output also taint a session, not only network and unknown content. */
+  taint: { strict: false },
+  /** Content cue detectors (defence in depth only). */
+  detectors: 'on',
+  /**
+   * Writes per session and origin in a sliding window. `user` is unlimited: a person is never throttled.
+   * Over budget, a write is refused as `flood_budget` and counted (`mnemo stats`).
+   */
+  flood: {
+    windowMinutes: 10,
+    maxPerOrigin: {
+      agent: 60,
+      local_edit: 120,
+      local_read: 60,
+      local_exec: 60,
+      agent_tainted: 10,
+      network: 20,
+      unknown: 10,
+    },
+  },
+  /**
+   * Hook capture policy (core/capture/capture-policy.ts): per-tool `capture`/`skip` overrides keyed like
+   * `mcpTools` or by built-in name (`Read`), and the minimum length of a capture's substance.
+   */
+  capture: { tools: {}, minChars: 12 },
 } as const satisfies Omit<Config, 'home' | 'databasePath' | 'logFile'>;
+
+const floodSchema = z.strictObject({
+  windowMinutes: z.int().min(1).max(1440).optional(),
+  // 0 refuses every write of that origin; `null` makes it unlimited.
+  maxPerOrigin: z
+    .partialRecord(z.enum(TRUST_ORDER), z.int().min(0).max(1_000_000).nullable())
+    .optional(),
+});
 
 const fileSchema = z.strictObject({
   databaseFile: z
@@ -34,6 +90,25 @@ const fileSchema = z.strictObject({
   busyTimeoutMs: z.int().min(0).max(600_000).optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   recallLimit: z.int().min(1).max(MAX_LIMIT).optional(),
+  embeddingModel: z.string().min(1).max(200).optional(),
+  rerankerModel: z.string().min(1).max(200).optional(),
+  mcpTools: z
+    .record(
+      z
+        .string()
+        .regex(/^mcp__\S+?__\S+$/, 'keys are "mcp__<server>__<tool>" or "mcp__<server>__*"'),
+      z.enum(DECLARABLE_MCP_CLASSES),
+    )
+    .optional(),
+  taint: z.strictObject({ strict: z.boolean().optional() }).optional(),
+  detectors: z.enum(DETECTOR_MODES).optional(),
+  flood: floodSchema.optional(),
+  capture: z
+    .strictObject({
+      tools: z.record(z.string().min(1).max(256), z.enum(TOOL_CAPTURE_SETTINGS)).optional(),
+      minChars: z.int().min(0).max(10_000).optional(),
+    })
+    .optional(),
 });
 
 /** What a config file may contain. */
@@ -51,6 +126,13 @@ export interface Config {
   busyTimeoutMs: number;
   logLevel: LogLevel;
   recallLimit: number;
+  embeddingModel: string;
+  rerankerModel: string;
+  mcpTools: Readonly<Record<string, DeclarableMcpClass>>;
+  taint: { strict: boolean };
+  detectors: DetectorMode;
+  flood: FloodConfig;
+  capture: CapturePolicyConfig;
 }
 
 export interface LoadConfigOptions {
@@ -65,6 +147,8 @@ export interface LoadConfigOptions {
 const ENV_FIELDS = {
   MNEMO_BUSY_TIMEOUT_MS: 'busyTimeoutMs',
   MNEMO_LOG_LEVEL: 'logLevel',
+  MNEMO_EMBEDDING_MODEL: 'embeddingModel',
+  MNEMO_DETECTORS: 'detectors',
 } as const satisfies Record<string, keyof ConfigFile>;
 
 /**
@@ -91,7 +175,34 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     busyTimeoutMs: merged.busyTimeoutMs,
     logLevel: merged.logLevel,
     recallLimit: merged.recallLimit,
+    embeddingModel: merged.embeddingModel,
+    rerankerModel: merged.rerankerModel,
+    mcpTools: merged.mcpTools,
+    taint: { strict: merged.taint.strict ?? CONFIG_DEFAULTS.taint.strict },
+    detectors: merged.detectors,
+    flood: mergeFlood(fromFile.flood, overrides.flood),
+    capture: {
+      tools: { ...merged.capture.tools },
+      minChars: merged.capture.minChars ?? CONFIG_DEFAULTS.capture.minChars,
+    },
   };
+}
+
+/** Flood limits merge per origin over the defaults; `null` lifts an origin's limit. */
+function mergeFlood(...layers: (ConfigFile['flood'] | undefined)[]): FloodConfig {
+  let windowMinutes: number = CONFIG_DEFAULTS.flood.windowMinutes;
+  const maxPerOrigin: Partial<Record<OriginClass, number>> = {
+    ...CONFIG_DEFAULTS.flood.maxPerOrigin,
+  };
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    windowMinutes = layer.windowMinutes ?? windowMinutes;
+    for (const [origin, max] of Object.entries(layer.maxPerOrigin ?? {})) {
+      if (max === null) delete maxPerOrigin[origin as OriginClass];
+      else if (max !== undefined) maxPerOrigin[origin as OriginClass] = max;
+    }
+  }
+  return { windowMinutes, maxPerOrigin };
 }
 
 function readConfigFile(path: string): ConfigFile {
@@ -153,14 +264,21 @@ function readEnv(env: NodeJS.ProcessEnv): ConfigFile {
 function describeIssue(error: z.ZodError, where: string): string {
   const issue = error.issues[0];
   if (issue === undefined) return `${where} is invalid.`;
-  if (issue.code === 'unrecognized_keys') {
+  if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
     return (
       `Unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')} in ${where}. ` +
       `Remove it; known fields are ${Object.keys(fileSchema.shape).join(', ')}.`
     );
   }
   const field = issue.path.join('.') || '(root)';
-  return `Field "${field}" in ${where} is invalid: ${issue.message}. Fix the value or remove the field to use the default.`;
+  // Nested objects and record keys carry the useful text one level down.
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : issue.code === 'invalid_key'
+        ? (issue.issues[0]?.message ?? issue.message)
+        : issue.message;
+  return `Field "${field}" in ${where} is invalid: ${message}. Fix the value or remove the field to use the default.`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

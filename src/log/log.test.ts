@@ -67,4 +67,25 @@ describe('createLogger', () => {
     }).not.toThrow();
     expect(stderr.text().match(/logging to .* stopped/g)).toHaveLength(1);
   });
+
+  it('redacts secrets from the message and every string field before writing', () => {
+    // Assembled at run time so no key shape sits in the repository. Fake.
+    const token = `ghp_${'aB3dE5gH7j'.repeat(3)}K9mN0p`;
+    const dsnPassword = `Zr8${'qW2eR4tY6u'.repeat(2)}`;
+    const file = join(tempDir(), 'mnemo.log');
+    const stderr = collector();
+    const log = createLogger({ file, level: 'debug', clock, stderr, stderrLevel: 'debug' });
+    const error = new Error(`insert failed for GITHUB_TOKEN=${token}`);
+    log.error(`store failed with ${token}`, {
+      url: `postgres://app:${dsnPassword}@db:5432/app`,
+      nested: { list: [`Bearer ${token}`], [`key ${token}`]: 1 },
+      error,
+      count: 3,
+    });
+    const written = readFileSync(file, 'utf8') + stderr.text();
+    expect(written).not.toContain(token);
+    expect(written).not.toContain(dsnPassword);
+    expect(written).toContain('[REDACTED:github_token]');
+    expect(lines(file)[0]).toMatchObject({ count: 3, level: 'error' });
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The logger. Lines go to a file (`$MNEMO_HOME/logs/mnemo.log`, JSON per line) and, for an interactive
  * `--verbose` run, to stderr. Never to stdout: stdout carries command output, MCP frames and hook
- * context. Every line passes through `write`, the single choke point where redaction will be added.
+ * context. Every line passes through `write`, the single choke point, which redacts secrets from the
+ * message and from every string inside the fields (keys included) before anything is written.
  *
  * Writes are synchronous: mnemo processes are short-lived, and a line buffered at exit would be lost.
  * A logger never throws: a full disk must not turn a working command into a failing one.
@@ -10,6 +11,7 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs
 import { dirname } from 'node:path';
 
 import type { LogLevel } from '../config/config.js';
+import { redactSecrets } from '../core/redact/redact-secrets.js';
 import type { Clock } from '../ports/clock.js';
 
 export type LogFields = Record<string, unknown>;
@@ -81,8 +83,10 @@ export function createLogger(options: LoggerOptions): Logger {
     }
   };
 
-  const write: Logger['write'] = (level, message, fields) => {
+  const write: Logger['write'] = (level, rawMessage, rawFields) => {
     const at = options.clock.now().toISOString();
+    const message = redactText(rawMessage);
+    const fields = rawFields === undefined ? undefined : (redactValue(rawFields, 0) as LogFields);
     if (ORDER[level] >= ORDER[options.level]) {
       toFile(`${JSON.stringify({ at, level, msg: message, ...fields })}\n`);
     }
@@ -99,6 +103,38 @@ export function createLogger(options: LoggerOptions): Logger {
     warn: (message, fields) => write('warn', message, fields),
     error: (message, fields) => write('error', message, fields),
   };
+}
+
+/** Log lines are diagnostics: a bounded slice of each string is enough, and bounds the scan cost. */
+const MAX_LOG_STRING = 8192;
+const MAX_DEPTH = 6;
+
+function redactText(text: unknown): string {
+  const value = typeof text === 'string' ? text : String(text);
+  return redactSecrets(value.length > MAX_LOG_STRING ? `${value.slice(0, MAX_LOG_STRING)}…` : value)
+    .text;
+}
+
+/**
+ * Redacts every string in a field value. Errors become their message (and stack), which is where a failing
+ * driver may echo the SQL parameters; anything nested deeper than the cap is replaced, never written raw.
+ */
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'bigint' || typeof value === 'symbol'
+      ? redactText(String(value))
+      : value;
+  }
+  if (depth >= MAX_DEPTH) return '[nested too deep]';
+  if (value instanceof Error) {
+    return { name: value.name, message: redactText(value.message), stack: redactText(value.stack) };
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value))
+    out[redactText(key)] = redactValue(item, depth + 1);
+  return out;
 }
 
 function fileSize(path: string): number {

@@ -1,0 +1,31 @@
+/**
+ * Recognising mnemo's own MCP tools in a hook envelope: plain (`mcp__mnemo__remember`), bundled by our
+ * plugin (`mcp__plugin_mnemo_mnemo__remember`), or bundled under another plugin name
+ * (`mcp__plugin_<plugin>_mnemo__remember`, integration reference §4.3).
+ */
+import { isOwnTool, type OriginConfig } from '../core/origin/classify-origin.js';
+import { parseToolName } from '../core/origin/tool-names.js';
+
+/** True for a tool of mnemo's MCP server in any of its three spellings. */
+export function isMnemoTool(toolName: string, config: OriginConfig): boolean {
+  if (isOwnTool(toolName, config)) return true;
+  const parsed = parseToolName(toolName);
+  // Normalised server segments drop `_`/`-`: `plugin_acme_mnemo` → `pluginacmemnemo`.
+  return (
+    parsed.kind === 'mcp' && parsed.server.startsWith('plugin') && parsed.server.endsWith('mnemo')
+  );
+}
+
+/**
+ * mnemo's MCP tools that write model-supplied `content`: each call needs a remember claim so the server can
+ * learn its session and taint. Without one the write fails closed to `agent_tainted`.
+ */
+export const CLAIMING_TOOLS = ['remember', 'supersede_memory', 'checkpoint'] as const;
+
+/** True for one of mnemo's content-writing tools: the calls the taint link (remember claims) is about. */
+export function isRememberTool(toolName: string, config: OriginConfig): boolean {
+  const parsed = parseToolName(toolName);
+  // parseToolName normalises away `_`, so compare against normalised names.
+  const claiming = CLAIMING_TOOLS.map((tool) => tool.replaceAll('_', ''));
+  return parsed.kind === 'mcp' && claiming.includes(parsed.tool) && isMnemoTool(toolName, config);
+}

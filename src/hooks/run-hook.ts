@@ -1,0 +1,246 @@
+/**
+ * The hook boundary (architecture §2.4, §2.8): the one place a Claude Code hook touches the process. It
+ * reads stdin under a byte cap, parses JSON under a depth limit, validates with a tolerant schema, opens
+ * the app, runs a thin handler under an internal deadline, prints only what the handler deliberately
+ * returns, and turns every failure into a log line and exit 0. Memory is advisory: a hook never blocks
+ * the session (exit 2 would), never prints an error to stdout, and never loads an embedding model.
+ *
+ * Handlers are `(input, app) => Promise<{ stdout?: string }>` and have no `process` access.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import type { z } from 'zod';
+
+import type { App } from '../app/open-app.js';
+import { type Config, loadConfig } from '../config/config.js';
+import { isMemoryError } from '../core/errors.js';
+import { createLogger, type Logger } from '../log/log.js';
+import { parseBoundedJson, readCapped } from './bounded-json.js';
+import { describeIssues } from './hook-input.js';
+
+/** What a handler returns: text for stdout (context on SessionStart/UserPromptSubmit), or nothing. */
+export interface HookResult {
+  stdout?: string;
+}
+
+/** One hook: its payload schema and its handler. */
+export interface HookSpec<T> {
+  /** The subcommand name, for logs (`post-tool-use`). */
+  readonly name: string;
+  readonly schema: z.ZodType<T>;
+  readonly handle: (input: T, app: App) => Promise<HookResult>;
+  /**
+   * Called with the app when a parsed payload failed validation, for fail-closed side effects (a refused
+   * tool result still taints its session). Receives the raw object; must not trust it.
+   */
+  readonly onRefused?: (raw: Record<string, unknown>, app: App) => Promise<void>;
+}
+
+/** The process seams, each with a production default. */
+export interface RunHookOptions {
+  stdin?: AsyncIterable<Uint8Array | string>;
+  stdout?: { write(text: string): unknown };
+  env?: NodeJS.ProcessEnv;
+  /** Records the exit code; always called with 0. */
+  setExitCode?: (code: number) => void;
+  /** Ends the process at the deadline, when a handler is still waiting on I/O. */
+  exit?: (code: number) => void;
+  /** Opens the app for a resolved config. Default: the composition root, with a hook-sized busy timeout. */
+  openApp?: (config: Config, log: Logger) => Promise<App>;
+  deadlineMs?: number;
+  maxInputBytes?: number;
+  maxDepth?: number;
+}
+
+/** Bytes of stdin kept; a larger payload is cut here, refused as invalid JSON and logged. */
+export const HOOK_MAX_INPUT_BYTES = 8 * 1024 * 1024;
+/** Deepest JSON nesting accepted. Real payloads nest < 10 levels; MCP results a few more. */
+export const HOOK_MAX_JSON_DEPTH = 64;
+/** The hook gives up after this long and exits 0 (Claude Code's own SessionEnd budget is 1.5 s too). */
+export const HOOK_DEADLINE_MS = 1500;
+/**
+ * SQLite busy wait inside a hook. better-sqlite3 waits synchronously, so the deadline timer cannot fire
+ * during the wait; keeping it below the deadline keeps the deadline honest.
+ */
+export const HOOK_BUSY_TIMEOUT_MS = 1000;
+
+type Stage = 'read' | 'parse' | 'validate' | 'open' | 'handle' | 'write' | 'close';
+
+async function defaultOpenApp(config: Config, log: Logger): Promise<App> {
+  const { openApp } = await import('../app/open-app.js');
+  const busyTimeoutMs = Math.min(config.busyTimeoutMs, HOOK_BUSY_TIMEOUT_MS);
+  return openApp({ config: { ...config, busyTimeoutMs }, log });
+}
+
+function hookLogger(env: NodeJS.ProcessEnv): { log: Logger; config?: Config } {
+  const clock = { now: () => new Date() };
+  try {
+    const config = loadConfig({ env });
+    return { config, log: createLogger({ file: config.logFile, level: config.logLevel, clock }) };
+  } catch {
+    // A broken config must still leave a trace where the user looks: the default log location.
+    const home = resolve(env['MNEMO_HOME']?.trim() || join(homedir(), '.mnemo'));
+    return { log: createLogger({ file: join(home, 'logs', 'mnemo.log'), level: 'info', clock }) };
+  }
+}
+
+/**
+ * Logs a hook subcommand mnemo does not implement (a settings file newer or older than the binary) and
+ * returns exit code 0: a misconfigured hook must not disturb the session either.
+ */
+export function reportUnknownHook(name: string, env: NodeJS.ProcessEnv = process.env): number {
+  hookLogger(env).log.warn('unknown hook subcommand; ignored', { hook: name.slice(0, 64) });
+  return 0;
+}
+
+/**
+ * The session id of a payload that could not be parsed, read only when it is the object's first key, as
+ * Claude Code writes it (integration reference §7). Anchored at the start of the text, so nothing inside
+ * a tool response can put a session id there.
+ */
+export function leadingSessionId(bytes: Buffer): string | undefined {
+  const head = bytes.subarray(0, 1024).toString('utf8');
+  return /^\s*\{\s*"session_id"\s*:\s*"([A-Za-z0-9_.:-]{1,256})"/.exec(head)?.[1];
+}
+
+/**
+ * `MNEMO_HOOK_DEADLINE_MS` (100–60000) replaces the default deadline. For diagnosis on a slow machine and
+ * for end-to-end tests, whose outcomes must not depend on how loaded the test host is; the deadline
+ * behaviour itself is tested with an injected value.
+ */
+function deadlineFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env['MNEMO_HOOK_DEADLINE_MS'];
+  const value = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isInteger(value) && value >= 100 && value <= 60_000 ? value : undefined;
+}
+
+function errorFields(error: unknown): Record<string, unknown> {
+  if (isMemoryError(error)) return { code: error.code, error: error.message.slice(0, 500) };
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return { code: 'INTERNAL', error: stack.slice(0, 2000) };
+}
+
+/**
+ * Runs one hook invocation. Resolves to the exit code, which is always 0; never throws. At the deadline
+ * it logs what was lost and calls `exit(0)`, because a handler still waiting on I/O would keep the
+ * process (and the user's session) waiting.
+ */
+export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const setExitCode =
+    options.setExitCode ??
+    ((code: number) => {
+      process.exitCode = code;
+    });
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const deadlineMs = options.deadlineMs ?? deadlineFromEnv(env) ?? HOOK_DEADLINE_MS;
+  let stage: Stage = 'read';
+  let log: Logger | undefined;
+
+  const work = async (): Promise<void> => {
+    const input = await readCapped(
+      options.stdin ?? process.stdin,
+      options.maxInputBytes ?? HOOK_MAX_INPUT_BYTES,
+    );
+    const resolved = hookLogger(env);
+    log = resolved.log;
+    if (resolved.config === undefined) {
+      log.error('hook skipped: the config could not be loaded (run any mnemo command to see why)', {
+        hook: spec.name,
+      });
+      return;
+    }
+    if (input.truncated) {
+      log.warn('hook payload over the size cap; truncated and refused', {
+        hook: spec.name,
+        bytesSeen: input.seen,
+        capBytes: input.bytes.length,
+      });
+    }
+    stage = 'parse';
+    const parsed = parseBoundedJson(
+      input.bytes.toString('utf8'),
+      options.maxDepth ?? HOOK_MAX_JSON_DEPTH,
+    );
+    if (!parsed.ok) {
+      log.warn('hook payload refused', {
+        hook: spec.name,
+        reason: parsed.reason,
+        bytes: input.seen,
+      });
+      if (spec.onRefused === undefined || parsed.reason === 'empty') return;
+      // Fail closed on what we could not parse: the refusal is counted and, when the envelope's leading
+      // session id is readable, its session is tainted like any other refused tool result.
+      const sessionId = leadingSessionId(input.bytes);
+      stage = 'open';
+      const app = await (options.openApp ?? defaultOpenApp)(resolved.config, log);
+      try {
+        stage = 'handle';
+        await spec.onRefused(sessionId === undefined ? {} : { session_id: sessionId }, app);
+      } finally {
+        await app.close();
+      }
+      return;
+    }
+    stage = 'validate';
+    const valid = spec.schema.safeParse(parsed.value);
+    if (!valid.success) {
+      log.warn('hook payload refused', {
+        hook: spec.name,
+        reason: 'schema',
+        issues: describeIssues(valid.error),
+      });
+      if (spec.onRefused === undefined) return;
+    }
+    stage = 'open';
+    const app = await (options.openApp ?? defaultOpenApp)(resolved.config, log);
+    try {
+      if (!valid.success) {
+        stage = 'handle';
+        await spec.onRefused?.(parsed.value, app);
+        return;
+      }
+      stage = 'handle';
+      const result = await spec.handle(valid.data, app);
+      stage = 'write';
+      if (result.stdout !== undefined && result.stdout.length > 0) {
+        (options.stdout ?? process.stdout).write(result.stdout);
+      }
+    } finally {
+      // Keep the stage that failed in the log; only a failing close reports 'close'.
+      const reached = stage;
+      stage = 'close';
+      await app.close();
+      stage = reached;
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolveDeadline) => {
+    timer = setTimeout(() => resolveDeadline('deadline'), deadlineMs);
+  });
+  try {
+    const outcome = await Promise.race([work().then(() => 'done' as const), deadline]);
+    if (outcome === 'deadline') {
+      (log ?? hookLogger(env).log).warn(
+        'hook deadline passed; gave up and exited 0. Anything this event would have captured was ' +
+          'not stored (a spool for late captures arrives with a later release)',
+        { hook: spec.name, stage, deadlineMs },
+      );
+      setExitCode(0);
+      exit(0);
+      return 0;
+    }
+  } catch (error) {
+    (log ?? hookLogger(env).log).error('hook failed; exited 0 without output', {
+      hook: spec.name,
+      stage,
+      ...errorFields(error),
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  setExitCode(0);
+  return 0;
+}

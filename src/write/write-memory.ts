@@ -1,0 +1,227 @@
+/**
+ * The write service: the single path every writer (CLI, hooks, MCP, web) goes through. It classifies the
+ * origin from the channel, sanitises the text before anything else sees it, applies the privilege
+ * allowlists, runs the write gate and the flood budget, and records one telemetry counter per outcome.
+ * Edges call {@link writeMemory}; nothing else calls `store.remember` for new content.
+ */
+import { detectCues, NO_CUES } from '../core/cues/detect-cues.js';
+import { decideGate, type GateCandidate, resolveExactDuplicate } from '../core/gate/decide-gate.js';
+import {
+  type GateReason,
+  type Memory,
+  type MemoryKind,
+  type NewMemory,
+  validateNewMemory,
+  type Visibility,
+} from '../core/memory.js';
+import {
+  type Channel,
+  explainOrigin,
+  type OriginConfig,
+  type OriginEnvelope,
+} from '../core/origin/classify-origin.js';
+import type { OriginClass } from '../core/origin/origin-class.js';
+import { decideBypass, privilegesFor, requiresReview } from '../core/privileges/privileges.js';
+import type { Logger } from '../log/log.js';
+import type { Clock } from '../ports/clock.js';
+import type { MemoryStore } from '../store/store.js';
+import {
+  countRecentWrites,
+  createReporter,
+  type Reporter,
+  sanitiseRequest,
+} from './write-steps.js';
+
+/** What the write service needs. Edges build it from `app` with `writeDepsFrom(app)`. */
+export interface WriteDeps {
+  store: MemoryStore;
+  clock: Clock;
+  log: Logger;
+  policy: WritePolicy;
+}
+
+/** The write-path settings, from config; defaults live in `write-policy.ts` (`DEFAULT_WRITE_POLICY`). */
+export interface WritePolicy {
+  originConfig: OriginConfig;
+  /** Content cue detectors. Defence in depth only: `'off'` must not change any untrusted outcome. */
+  detectors: 'on' | 'off';
+  /** Per session, per origin write budget in a sliding window. An origin absent from the map is unlimited. */
+  floodLimit: { windowMinutes: number; maxPerOrigin: Partial<Record<OriginClass, number>> };
+  /** Lexical similarity in [0, 1] at or above which a write merges into an existing memory. */
+  nearDuplicateThreshold: number;
+}
+
+/** One write. Only `envelope` decides the origin; everything the caller claims is logged and ignored. */
+export interface WriteRequest {
+  /** The CHANNEL the text arrived through; never derived from content. */
+  envelope: OriginEnvelope;
+  content: string;
+  projectKey: string;
+  kind?: MemoryKind;
+  tags?: readonly string[];
+  /** `global` is honoured only for origins allowlisted for global promotion; otherwise `project`. */
+  visibility?: Visibility;
+  /** Honoured only for origins allowlisted for pinning. */
+  pinned?: boolean;
+  sessionId?: string | null;
+  /** A label for the producing tool, set by the edge. For the `tool` channel the envelope's tool name wins. */
+  originTool?: string | null;
+  /** Honoured only when `honoursForceFlag(envelope.channel)`; otherwise a logged, ignored claim. */
+  force?: boolean;
+  /** Other caller claims (origin, write_class...): logged by name, never honoured. */
+  claims?: Record<string, unknown>;
+}
+
+/** Why a write was refused. A closed list: telemetry counters are named after it (`write.rejected.<reason>`). */
+export const REJECT_REASONS = [
+  'invalid_input',
+  'empty_after_redaction',
+  'flood_budget',
+  'previously_rejected',
+] as const;
+/** One reason of {@link REJECT_REASONS}. */
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** The outcome of one write. `notes` are human-readable and never contain the content. */
+export type WriteOutcome =
+  | { decision: 'store'; memory: Memory; origin: OriginClass; reason: GateReason; notes: string[] }
+  | {
+      decision: 'merge';
+      memory: Memory;
+      origin: OriginClass;
+      reason: 'exact_duplicate' | 'near_duplicate';
+      similarity?: number;
+      notes: string[];
+    }
+  | { decision: 'reject'; origin: OriginClass; reason: RejectReason; notes: string[] };
+
+/** How many nearest memories of the project the near-duplicate check reads. */
+const CANDIDATE_LIMIT = 5;
+
+/**
+ * Writes one memory through the gate. Never throws for a refused write (that is a `reject` outcome with a
+ * reason); throws only what the store raises (STORE_BUSY, STORE_UNAVAILABLE...), so edges can spool or
+ * fail open. The content is never logged and never appears in `notes`.
+ */
+export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promise<WriteOutcome> {
+  const { origin, reason: originReason } = explainOrigin(
+    request.envelope,
+    deps.policy.originConfig,
+  );
+  const report: Reporter = createReporter(deps, request, origin, originReason);
+  await report.claims();
+
+  const clean = sanitiseRequest(request, report.notes);
+  if (clean.kind === 'reject') return report.reject(clean.reason, clean.note);
+
+  const privileges = privilegesFor(origin);
+  let visibility = request.visibility ?? 'project';
+  if (visibility === 'global' && !privileges.promoteGlobal) {
+    visibility = 'project';
+    report.notes.push(`global visibility refused for origin ${origin}; stored in the project`);
+  }
+  const pinned = request.pinned === true && privileges.pin;
+  if (request.pinned === true && !pinned) {
+    report.notes.push(`pinning refused for origin ${origin}`);
+  }
+  let input: Required<NewMemory>;
+  try {
+    input = validateNewMemory({
+      content: clean.content,
+      projectKey: request.projectKey,
+      kind: request.kind,
+      tags: clean.tags,
+      visibility,
+      pinned,
+      origin,
+      originTool: clean.originTool,
+      sessionId: request.sessionId ?? null,
+      tainted: origin === 'agent_tainted',
+      quarantine: requiresReview(origin) ? 'pending' : 'none',
+      redactions: clean.redactions,
+    });
+  } catch (error) {
+    if (error instanceof Error && (error as { code?: unknown }).code === 'INVALID_INPUT') {
+      return report.reject('invalid_input', error.message);
+    }
+    throw error;
+  }
+  if (input.quarantine === 'pending') report.notes.push('held for review (quarantine pending)');
+
+  const recent = await countRecentWrites(deps, input, origin);
+  if (recent !== undefined && !recent.allowed) {
+    return report.reject(
+      'flood_budget',
+      `write budget for origin ${origin} spent (${recent.count} in ${deps.policy.floodLimit.windowMinutes} min)`,
+    );
+  }
+
+  // Cues are read only for allowlisted origins, so no other origin's outcome can depend on them.
+  const cues = privileges.noveltyBypass
+    ? detectCues(input.content, { detectors: deps.policy.detectors })
+    : NO_CUES;
+  const bypass = decideBypass({
+    origin,
+    cues,
+    // A malformed channel is no human channel, so a force through it is never honoured.
+    force: request.force === true ? { channel: report.channel as Channel } : undefined,
+  });
+  const candidates = bypass.bypass ? [] : await nearest(deps.store, input);
+  const decision = decideGate({
+    content: input.content,
+    origin,
+    bypass,
+    candidates,
+    threshold: deps.policy.nearDuplicateThreshold,
+  });
+
+  if (decision.action === 'reject') {
+    return report.reject(
+      'previously_rejected',
+      `near-duplicate (${decision.similarity.toFixed(2)}) of memory ${decision.targetId}, which a person rejected`,
+    );
+  }
+  if (decision.action === 'merge') {
+    const memory = await deps.store.recordMerge(decision.targetId, {
+      origin,
+      channel: report.channel,
+      originTool: input.originTool,
+      sessionId: input.sessionId,
+      similarity: decision.similarity,
+      redactions: input.redactions,
+    });
+    return report.merge(memory, 'near_duplicate', decision.similarity);
+  }
+  if (decision.keptApartFrom !== undefined) {
+    report.notes.push(
+      `near-duplicate of less trusted memory ${decision.keptApartFrom.id} kept apart`,
+    );
+  }
+  const gated = { ...input, gateReason: decision.reason };
+  const { memory, created } = await deps.store.remember(gated);
+  if (created) return report.store(memory, decision.reason);
+  switch (resolveExactDuplicate(origin, memory)) {
+    case 'merge':
+      return report.merge(memory, 'exact_duplicate');
+    case 'reject':
+      return report.reject(
+        'previously_rejected',
+        `same text as memory ${memory.id}, which a person rejected`,
+      );
+    case 'supersede': {
+      const { current } = await deps.store.supersede(memory.id, gated);
+      report.notes.push(`replaced less trusted copy ${memory.id} (origin ${memory.origin})`);
+      return report.store(current, decision.reason);
+    }
+  }
+}
+
+async function nearest(store: MemoryStore, input: Required<NewMemory>): Promise<GateCandidate[]> {
+  const hits = await store.searchLexical(input.content, {
+    scope: { projectKey: input.projectKey, includeGlobal: false },
+    limit: CANDIDATE_LIMIT,
+    quarantine: ['none', 'pending', 'approved', 'rejected'],
+  });
+  if (hits.length === 0) return [];
+  return store.getMemories(hits.map((hit) => hit.id));
+}

@@ -1,0 +1,340 @@
+/**
+ * The built `mnemo hook …` binary fed recorded Claude Code payloads (test/fixtures/hooks). Every run must
+ * exit 0 with exactly empty stdout; the effects are read back from the real SQLite file afterwards.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import type { Memory } from '../../src/core/memory.js';
+import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
+import { FIXTURE_SESSION, hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
+import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { openTestApp } from '../helpers/test-app.js';
+
+const newHome = useTestHomes();
+
+async function expectQuietSuccess(
+  home: TestHome,
+  event: string,
+  payload: Record<string, unknown> | string | Uint8Array,
+): Promise<void> {
+  const result = await runHookBin(home, event, payload);
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
+}
+
+async function withStore<T>(
+  home: TestHome,
+  read: (app: Awaited<ReturnType<typeof openTestApp>>) => Promise<T>,
+): Promise<T> {
+  const app = await openTestApp(home.home);
+  try {
+    return await read(app);
+  } finally {
+    await app.close();
+  }
+}
+
+function allRows(home: TestHome): Promise<Memory[]> {
+  return withStore(home, (app) =>
+    app.store.listMemories({
+      limit: 1000,
+      includeSuperseded: true,
+      quarantine: ['none', 'pending', 'approved', 'rejected'],
+    }),
+  );
+}
+
+async function counters(home: TestHome): Promise<Record<string, number>> {
+  const rows = await withStore(home, (app) => app.store.readCounters('2000-01-01'));
+  const out: Record<string, number> = {};
+  for (const row of rows) out[row.name] = (out[row.name] ?? 0) + row.value;
+  return out;
+}
+
+function logText(home: TestHome): string {
+  const file = join(home.home, 'logs', 'mnemo.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+describe('mnemo hook post-tool-use (built binary)', () => {
+  it('captures an Edit as a compact local_edit capture', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
+    const rows = await allRows(t);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      kind: 'capture',
+      origin: 'local_edit',
+      originTool: 'Edit',
+      trustBand: 'medium',
+      quarantine: 'none',
+      projectKey: t.project,
+      sessionId: FIXTURE_SESSION,
+      content:
+        'Edited src/checkout/cart.ts: - const total = items.reduce((s, i) => s + i.price, 0); / ' +
+        '+ const total = items.reduce((s, i) => s + i.price * i.qty, 0); (1→1 lines)',
+    });
+  });
+
+  it('captures a Write with its path relative to the project', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-write', { cwd: t.project }),
+    );
+    const rows = await allRows(t);
+    expect(rows.map((r) => [r.origin, r.kind, r.content])).toEqual([
+      [
+        'local_edit',
+        'capture',
+        'Edited src/db/order-status.ts: wrote 4 lines; first: export function orderStatus(row: OrderRow): OrderStatus {',
+      ],
+    ]);
+  });
+
+  it('stores a WebFetch result as a quarantined network capture and taints the session', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-webfetch', { cwd: t.project }),
+    );
+    const rows = await allRows(t);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      origin: 'network',
+      trustBand: 'untrusted',
+      quarantine: 'pending',
+      kind: 'capture',
+    });
+    expect(rows[0]?.content).toMatch(/^Fetched https:\/\/node-postgres\.com\/features\/queries:\n/);
+    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    expect(taint).toMatchObject({ tainted: true, origin: 'network', toolName: 'WebFetch' });
+  });
+
+  it('captures nothing for Read, a plain Bash run or an undeclared MCP tool, and counts each skip', async () => {
+    const t = newHome();
+    for (const name of ['post-tool-use-read', 'post-tool-use-bash'] as const) {
+      await expectQuietSuccess(t, 'post-tool-use', hookFixture(name, { cwd: t.project }));
+    }
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-mcp', { cwd: t.project, sessionId: 'mcp-session' }),
+    );
+    expect(await allRows(t)).toEqual([]);
+    expect(await counters(t)).toMatchObject({
+      'capture.skipped.read_not_captured': 1,
+      'capture.skipped.no_prior_failure': 1,
+      'capture.skipped.undeclared_mcp': 1,
+    });
+    const taints = await withStore(t, async (app) => ({
+      // Read and Bash are not taint sources by default; the undeclared MCP tool (unknown) is.
+      fixture: await app.store.getSessionTaint(FIXTURE_SESSION),
+      mcp: await app.store.getSessionTaint('mcp-session'),
+    }));
+    expect(taints.fixture.tainted).toBe(false);
+    expect(taints.mcp).toMatchObject({ tainted: true, origin: 'unknown' });
+  });
+
+  it('records a failing command as an error and its later success in the session as a fix', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use-failure',
+      hookFixture('post-tool-use-failure-bash', { cwd: t.project }),
+    );
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-bash-pass', { cwd: t.project }),
+    );
+    // A second success is not a second fix.
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-bash-pass', { cwd: t.project }),
+    );
+    const rows = await allRows(t);
+    expect(rows.map((r) => [r.kind, r.origin, r.content]).sort()).toEqual([
+      [
+        'error',
+        'local_exec',
+        'Command failed: npm test -- --grep orders\nExit code 1\n  1 failing\n' +
+          '  GET /orders returns 200: error: column "status" does not exist',
+      ],
+      ['fix', 'local_exec', 'fixed: npm test -- --grep orders now passes'],
+    ]);
+    expect(
+      rows.every((r) => r.tags.length === 1 && /^cmd:[0-9a-f]{16}$/.test(r.tags[0] ?? '')),
+    ).toBe(true);
+  });
+
+  it('does not turn a success in another session into a fix', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use-failure',
+      hookFixture('post-tool-use-failure-bash', { cwd: t.project }),
+    );
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-bash-pass', { cwd: t.project, sessionId: 'another-session' }),
+    );
+    expect((await allRows(t)).map((r) => r.kind)).toEqual(['error']);
+  });
+});
+
+describe('mnemo hook user-prompt-submit and pre-tool-use (built binary)', () => {
+  it('clears the session taint when the user submits a prompt', async () => {
+    const t = newHome();
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-webfetch', { cwd: t.project }),
+    );
+    await expectQuietSuccess(
+      t,
+      'user-prompt-submit',
+      hookFixture('user-prompt-submit', { cwd: t.project }),
+    );
+    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    expect(taint.tainted).toBe(false);
+  });
+
+  it('links a remember call to its session so the MCP side reads that session taint', async () => {
+    const t = newHome();
+    const remember = hookFixture('pre-tool-use-remember', { cwd: t.project });
+    const content = (remember['tool_input'] as { content: string }).content;
+    await expectQuietSuccess(
+      t,
+      'user-prompt-submit',
+      hookFixture('user-prompt-submit', { cwd: t.project }),
+    );
+    await expectQuietSuccess(t, 'pre-tool-use', remember);
+    const clean = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    expect(clean).toEqual({ tainted: false, sessionId: FIXTURE_SESSION, reason: 'session_clean' });
+
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-webfetch', { cwd: t.project }),
+    );
+    await expectQuietSuccess(t, 'pre-tool-use', remember);
+    const tainted = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    expect(tainted).toEqual({
+      tainted: true,
+      sessionId: FIXTURE_SESSION,
+      reason: 'session_tainted',
+    });
+    // The claim was consumed: a second write of the same text has no link and fails closed.
+    const again = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    expect(again).toEqual({ tainted: true, sessionId: null, reason: 'no_claim' });
+  });
+
+  it('records the claim for the plugin spelling of the remember tool', async () => {
+    const t = newHome();
+    const remember = hookFixture('pre-tool-use-remember', {
+      cwd: t.project,
+      patch: { tool_name: 'mcp__plugin_mnemo_mnemo__remember' },
+    });
+    await expectQuietSuccess(t, 'pre-tool-use', remember);
+    const content = (remember['tool_input'] as { content: string }).content;
+    const taint = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    expect(taint.reason).toBe('session_clean');
+  });
+});
+
+describe('mnemo hook failing open (built binary)', () => {
+  it('exits 0 with empty stdout and logs when the store is corrupt', async () => {
+    const t = newHome();
+    mkdirSync(t.home, { recursive: true });
+    const garbage = Buffer.from('definitely not a sqlite database '.repeat(300));
+    writeFileSync(t.dbPath, garbage);
+    await expectQuietSuccess(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
+    expect(readFileSync(t.dbPath).equals(garbage)).toBe(true);
+    expect(logText(t)).toMatch(/"msg":"hook failed; exited 0 without output".*"stage":"open"/);
+  });
+
+  it('exits 0 with empty stdout and logs for garbage, empty, binary and non-object stdin', async () => {
+    const t = newHome();
+    const inputs: (string | Uint8Array)[] = [
+      '{ not json',
+      '',
+      Buffer.from([0xff, 0xfe, 0, 1, 2]),
+      '[1,2]',
+    ];
+    for (const input of inputs) await expectQuietSuccess(t, 'post-tool-use', input);
+    const log = logText(t);
+    for (const reason of ['not_json', 'empty', 'not_an_object']) {
+      expect(log).toContain(`"reason":"${reason}"`);
+    }
+    expect(await allRows(t)).toEqual([]);
+  });
+
+  it('refuses deeply nested JSON without parsing it', async () => {
+    const t = newHome();
+    await expectQuietSuccess(t, 'post-tool-use', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    expect(logText(t)).toContain('"reason":"too_deep"');
+  });
+
+  it('truncates stdin past the 8 MiB cap, logs it and stores nothing', async () => {
+    const t = newHome();
+    const payload = hookFixture('post-tool-use-webfetch', {
+      cwd: t.project,
+      patch: { tool_response: { result: 'x'.repeat(9 * 1024 * 1024) } },
+    });
+    await expectQuietSuccess(t, 'post-tool-use', payload);
+    expect(logText(t)).toMatch(/over the size cap; truncated and refused/);
+    expect(await allRows(t)).toEqual([]);
+    // The unparsed tool result still reached the model: its leading session id is tainted.
+    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
+    expect(await counters(t)).toMatchObject({ 'capture.skipped.invalid_payload': 1 });
+  });
+
+  it('refuses a payload that claims force, logs the refused field and stores nothing', async () => {
+    const t = newHome();
+    const payload = hookFixture('post-tool-use-edit', { cwd: t.project, patch: { force: true } });
+    await expectQuietSuccess(t, 'post-tool-use', payload);
+    expect(await allRows(t)).toEqual([]);
+    expect(logText(t)).toMatch(/"reason":"schema","issues":\[\{"path":"force","code":"custom"\}\]/);
+    // The refused tool result still entered the context: its session is tainted (fail closed).
+    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
+  });
+
+  it('exits 0 with empty stdout even when the hook command line itself is malformed', async () => {
+    const t = newHome();
+    for (const args of [
+      ['hook'],
+      ['hook', 'post-tool-use', 'extra-arg'],
+      ['hook', '--bogus-flag'],
+    ]) {
+      const result = await t.run(args, { input: '{}' });
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({
+        args,
+        code: 0,
+        stdout: '',
+      });
+    }
+  });
+
+  it('ignores an unknown hook subcommand with exit 0 and a log line', async () => {
+    const t = newHome();
+    await expectQuietSuccess(t, 'session-teleport', '{}');
+    expect(logText(t)).toContain('unknown hook subcommand; ignored');
+  });
+});

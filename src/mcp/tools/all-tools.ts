@@ -1,0 +1,29 @@
+/**
+ * Every tool the server exposes, in `tools/list` order. Adding one here makes it public API and prompt
+ * text: the snapshot in `create-mcp-server.test.ts` must be updated on purpose. Approving a quarantined
+ * memory is deliberately absent: only human channels (CLI, web UI) can do it.
+ */
+import type { McpTool } from '../tool.js';
+import { checkpointTool } from './checkpoint.js';
+import { explainMemoryTool } from './explain-memory.js';
+import { forgetTool } from './forget.js';
+import { getMemoryTool } from './get-memory.js';
+import { listMemoriesTool } from './list-memories.js';
+import { memoryStatsTool } from './memory-stats.js';
+import { pinMemoryTool } from './pin-memory.js';
+import { recallTool } from './recall.js';
+import { rememberTool } from './remember.js';
+import { supersedeMemoryTool } from './supersede-memory.js';
+
+export const allTools: readonly McpTool[] = [
+  rememberTool,
+  recallTool,
+  getMemoryTool,
+  forgetTool,
+  supersedeMemoryTool,
+  listMemoriesTool,
+  pinMemoryTool,
+  checkpointTool,
+  memoryStatsTool,
+  explainMemoryTool,
+];

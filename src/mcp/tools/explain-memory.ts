@@ -1,0 +1,150 @@
+import { z } from 'zod';
+
+import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
+import type { GateReason, Memory } from '../../core/memory.js';
+import { type OriginClass, parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
+import type { MemoryStore } from '../../store/store.js';
+import { visibleMemory } from '../memory-access.js';
+import { renderForModel } from '../render-for-model.js';
+import { frameSchema, memoryIdArg, memoryViewSchema } from '../schemas.js';
+import { defineTool } from '../tool.js';
+import { WITHHELD_MEANING } from '../withheld-meaning.js';
+
+/** How far back the replacement chain is followed. */
+const MAX_CHAIN = 20;
+
+const ORIGIN_MEANING: Readonly<Record<OriginClass, string>> = {
+  user: 'written by a person through a human channel (CLI, web UI or their own prompt)',
+  agent:
+    "saved by the agent with remember in a session that had read no untrusted content since the user's last prompt",
+  local_edit: 'captured from a file edit made by the agent',
+  local_read: 'captured from a file read (third-party text)',
+  local_exec: 'captured from command output (may carry network content)',
+  agent_tainted:
+    'saved by the agent after untrusted (network or unknown) content entered its session, or when the session could not be identified',
+  network: 'captured from web or network tool output',
+  unknown: 'from an unrecognised channel; it grants nothing',
+};
+
+const GATE_MEANING: Readonly<Record<GateReason, string>> = {
+  novel: 'stored because it was new (passed the novelty gate)',
+  bypass_cue: 'stored past the novelty gate: a trusted origin with an error/decision cue',
+  forced: 'forced in by a person through a human channel',
+  imported: 'imported from an export',
+  legacy: 'written before the write gate existed',
+};
+
+/** `explain_memory`: why a memory has its origin, how the gate decided, and why it is injected or not. */
+export const explainMemoryTool = defineTool({
+  name: 'explain_memory',
+  title: 'Explain a memory',
+  description: [
+    'Explain one memory: where it came from (origin, tool, session taint, trust band), how the write gate decided, its replacement history and audit trail, and whether it is injected into new sessions automatically or withheld, with the reasons.',
+    'Use when: a memory you expected is missing from the session context, a memory looks suspicious, or the user asks why something is (not) remembered.',
+    'Do not use when: you just need the text (use get_memory).',
+  ].join('\n'),
+  input: z.object({ id: memoryIdArg }),
+  output: z.object({
+    frame: frameSchema,
+    memory: memoryViewSchema,
+    origin: z.object({
+      class: z.string(),
+      meaning: z.string(),
+      trust_band: z.string(),
+      tool: z.string().nullable(),
+      session: z.string().nullable(),
+      tainted: z.boolean(),
+    }),
+    gate: z.object({
+      reason: z.string(),
+      meaning: z.string(),
+      redactions: z.number(),
+      quarantine: z.string(),
+    }),
+    injection: z.object({
+      eligible: z.boolean(),
+      pinned: z.boolean(),
+      pinnable: z.boolean(),
+      withheld: z.array(z.object({ reason: z.string(), meaning: z.string() })),
+    }),
+    history: z.object({
+      superseded_by: z.string().nullable(),
+      replaced: z.array(z.object({ id: z.string(), origin: z.string() })),
+    }),
+    audit: z.array(z.object({ at: z.string(), action: z.string() })),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true },
+  async run(ctx, args) {
+    const memory = await visibleMemory(ctx, args.id);
+    const origin = parseOriginClass(memory.origin);
+    const eligibility = injectionEligibility(memory);
+    const [replaced, audit] = await Promise.all([
+      replacedChain(ctx.app.store, memory),
+      ctx.app.store.auditTrail(memory.id),
+    ]);
+    const rendered = renderForModel(ctx, [memory], `explanation of memory ${memory.id}`);
+    const [view] = rendered.json.memories;
+    if (view === undefined) throw new Error('the renderer dropped the only memory');
+    const withheld = eligibility.reasons.map((reason) => ({
+      reason,
+      meaning: WITHHELD_MEANING[reason],
+    }));
+    const structured = {
+      frame: rendered.json.frame,
+      memory: view,
+      origin: {
+        class: origin,
+        meaning: ORIGIN_MEANING[origin],
+        trust_band: trustBand(origin),
+        tool: memory.originTool,
+        session: memory.sessionId,
+        tainted: memory.tainted,
+      },
+      gate: {
+        reason: memory.gateReason,
+        meaning: GATE_MEANING[memory.gateReason] ?? 'unrecorded',
+        redactions: memory.redactions,
+        quarantine: memory.quarantine,
+      },
+      injection: {
+        eligible: eligibility.eligible,
+        pinned: memory.pinned,
+        // Pinning widens injection, so only what is injectable already may be pinned (pin_memory).
+        pinnable: eligibility.eligible,
+        withheld,
+      },
+      history: { superseded_by: memory.supersededBy, replaced },
+      audit: audit.map((entry) => ({ at: entry.at, action: entry.action })),
+    };
+    const text = [
+      rendered.text,
+      `Origin: ${origin} (${trustBand(origin)} trust) — ${ORIGIN_MEANING[origin]}.` +
+        (memory.originTool === null ? '' : ` Channel/tool: ${memory.originTool}.`),
+      `Gate: ${structured.gate.meaning}; ${memory.redactions} secret(s) redacted; review state ${memory.quarantine}.`,
+      eligibility.eligible
+        ? `Injected into new sessions when relevant${memory.pinned ? ' (pinned)' : ''}.`
+        : `Withheld from automatic injection: ${withheld.map((w) => w.meaning).join('; ')}.`,
+      replaced.length === 0
+        ? ''
+        : `Replaced: ${replaced.map((r) => `${r.id} (${r.origin})`).join(' ← ')}.`,
+      `Audit: ${structured.audit.map((a) => `${a.at} ${a.action}`).join(', ') || 'none'}.`,
+    ].filter((line) => line !== '');
+    return { structured, text: text.join('\n') };
+  },
+});
+
+/** The memories this one replaced, newest first, following `supersedes` links. */
+async function replacedChain(
+  store: MemoryStore,
+  memory: Memory,
+): Promise<{ id: string; origin: string }[]> {
+  const chain: { id: string; origin: string }[] = [];
+  let next = memory.supersedes;
+  while (next !== null && chain.length < MAX_CHAIN) {
+    const previous = await store.getMemory(next);
+    if (previous === undefined) break;
+    chain.push({ id: previous.id, origin: parseOriginClass(previous.origin) });
+    next = previous.supersedes;
+  }
+  return chain;
+}

@@ -9,10 +9,13 @@ import { Command, Option } from 'commander';
 
 import { MEMORY_KINDS } from '../core/memory.js';
 import type { CliContext } from './cli-context.js';
+import type { ReviewCliOptions } from './commands/approve.js';
+import type { InstallCliOptions } from './commands/install.js';
 import type { ListCliOptions } from './commands/list.js';
 import type { RecallCliOptions } from './commands/recall.js';
+import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
-import { collect, parseLimit } from './options.js';
+import { collect, collectChoice, parseLimit } from './options.js';
 
 /** What a parsed command line asks for. */
 export interface ParsedCommand {
@@ -57,6 +60,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .addOption(new Option('-k, --kind <kind>', 'what sort of memory').choices(MEMORY_KINDS))
     .option('-p, --project <dir>', 'the project it belongs to (default: the current directory)')
     .option('-g, --global', 'visible from every project')
+    .option('-f, --force', 'store it even if a similar memory exists (skip the novelty gate)')
     .action((text: string[], options: RememberCliOptions) =>
       on('remember', [text], options, async (ctx) => {
         const { remember } = await import('./commands/remember.js');
@@ -71,10 +75,73 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .option('-n, --limit <n>', 'most hits to show (default from config: 10)', parseLimit)
     .option('-p, --project <dir>', 'the project to search (default: the current directory)')
     .option('--json', 'print JSON')
+    .option(
+      '--explain',
+      "show each hit's per-signal ranks, factors (recency, heat, trust) and score",
+    )
+    .addOption(
+      new Option('-k, --kind <kind>', 'only this kind (repeatable)')
+        .choices(MEMORY_KINDS)
+        .argParser(collectChoice(MEMORY_KINDS)),
+    )
+    .option('-t, --tag <tag>', 'only memories with this tag (repeatable)', collect)
+    .option('--origin <origin>', 'only this origin class (repeatable)', collect)
+    .option('--since <date>', 'only memories created at or after this ISO date')
+    .option('--until <date>', 'only memories created at or before this ISO date')
+    .option('--diverse', 'prefer variety over near-duplicates (MMR)')
     .action((query: string[], options: RecallCliOptions) =>
       on('recall', [query], options, async (ctx) => {
         const { recall } = await import('./commands/recall.js');
         await recall(ctx, query, options);
+      }),
+    );
+
+  program
+    .command('reembed')
+    .description(
+      'embed every memory that lacks a vector of the model (resumable; progress on stderr)',
+    )
+    .option('-m, --model <id>', 'the embedder (default: the configured one)')
+    .option('-n, --limit <n>', 'stop after this many memories; run again to resume', parseLimit)
+    .action((options: ReembedCliOptions) =>
+      on('reembed', [], options, async (ctx) => {
+        const { reembed } = await import('./commands/reembed.js');
+        await reembed(ctx, options);
+      }),
+    );
+
+  const model = program.command('model').description('embedding models: list, pull, use');
+  model
+    .command('list')
+    .description('packaged embedders and the model cache; the active one is marked')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      on('model list', [], options, async (ctx) => {
+        const { modelList } = await import('./commands/model.js');
+        await modelList(ctx, options);
+      }),
+    );
+  model
+    .command('pull')
+    .description('download a model (owner/name) from the model hub into the model cache')
+    .argument('<id>', 'the model id, e.g. Xenova/all-MiniLM-L6-v2')
+    .option('--force', 'download again over an existing copy')
+    .action((id: string, options: { force?: boolean }) =>
+      on('model pull', [id], options, async (ctx) => {
+        const { modelPull } = await import('./commands/model.js');
+        await modelPull(ctx, id, options);
+      }),
+    );
+  model
+    .command('use')
+    .description(
+      'make a packaged embedder or a cached model the embedder (recorded in config.json)',
+    )
+    .argument('<id>', 'use-lite-512, hash, or a model id from `mnemo model list`')
+    .action((id: string, options: object) =>
+      on('model use', [id], options, async (ctx) => {
+        const { modelUse } = await import('./commands/model.js');
+        await modelUse(ctx, id);
       }),
     );
 
@@ -87,6 +154,55 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       on('get', [id], options, async (ctx) => {
         const { get } = await import('./commands/get.js');
         await get(ctx, id, options);
+      }),
+    );
+
+  program
+    .command('explain')
+    .description(
+      'why a memory is as it is: origin, trust, review state, gate reason, injection eligibility, audit trail',
+    )
+    .argument('<id>', 'the memory id')
+    .option('--json', 'print JSON')
+    .action((id: string, options: { json?: boolean }) =>
+      on('explain', [id], options, async (ctx) => {
+        const { explain } = await import('./commands/explain.js');
+        await explain(ctx, id, options);
+      }),
+    );
+
+  program
+    .command('review')
+    .description('list memories awaiting review (quarantined), every project unless --project')
+    .option('-p, --project <dir>', 'only this project and the global ones')
+    .option('-n, --limit <n>', 'most memories to show', parseLimit, 50)
+    .option('--json', 'print JSON')
+    .action((options: ReviewCliOptions) =>
+      on('review', [], options, async (ctx) => {
+        const { review } = await import('./commands/approve.js');
+        await review(ctx, options);
+      }),
+    );
+
+  program
+    .command('approve')
+    .description('release a quarantined memory; its origin and trust band do not change')
+    .argument('<id>', 'the memory id')
+    .action((id: string, options: object) =>
+      on('approve', [id], options, async (ctx) => {
+        const { approve } = await import('./commands/approve.js');
+        await approve(ctx, id);
+      }),
+    );
+
+  program
+    .command('reject')
+    .description('reject a memory: kept for audit, gone from recall')
+    .argument('<id>', 'the memory id')
+    .action((id: string, options: object) =>
+      on('reject', [id], options, async (ctx) => {
+        const { reject } = await import('./commands/approve.js');
+        await reject(ctx, id);
       }),
     );
 
@@ -158,6 +274,64 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       on('demo', [], options, async (ctx) => {
         const { demo } = await import('./commands/demo.js');
         await demo(ctx, options);
+      }),
+    );
+
+  program
+    .command('hook')
+    .description(
+      'Claude Code hook entry point (post-tool-use, post-tool-use-failure, pre-tool-use, ' +
+        'user-prompt-submit): reads the event JSON on stdin, always exits 0',
+    )
+    .argument('<event>', 'the hook event, kebab-case')
+    .action((event: string, options: object) =>
+      on('hook', [event], options, async (ctx) => {
+        const { hook } = await import('./commands/hook.js');
+        await hook(ctx, event);
+      }),
+    );
+
+  program
+    .command('mcp')
+    .description('MCP server on stdio for AI clients (stdout carries protocol only)')
+    .action((options: object) =>
+      on('mcp', [], options, async (ctx) => {
+        const { mcp } = await import('./commands/mcp.js');
+        await mcp(ctx);
+      }),
+    );
+
+  const scopeOption = () =>
+    new Option('-s, --scope <scope>', 'user (every project, private) or project (this repository)')
+      .choices(['user', 'project'])
+      .default('user');
+
+  program
+    .command('install')
+    .description(
+      'register the hooks and the MCP server with Claude Code (idempotent; backs up and prints a diff)',
+    )
+    .addOption(scopeOption())
+    .option('--dry-run', 'print the diff and write nothing')
+    .option('--command <cmd>', 'how Claude Code should start mnemo (default: this node and binary)')
+    .action((options: InstallCliOptions & { command?: string }) =>
+      on('install', [], options, async (ctx) => {
+        const { install } = await import('./commands/install.js');
+        await install(ctx, options);
+      }),
+    );
+
+  program
+    .command('uninstall')
+    .description(
+      'remove what `mnemo install` registered; untouched files are restored byte for byte',
+    )
+    .addOption(scopeOption())
+    .option('--dry-run', 'print the diff and write nothing')
+    .action((options: InstallCliOptions) =>
+      on('uninstall', [], options, async (ctx) => {
+        const { uninstall } = await import('./commands/uninstall.js');
+        await uninstall(ctx, options);
       }),
     );
 

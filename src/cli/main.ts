@@ -11,4 +11,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const code = await runCli(argv);
+// Hooks fail open: Claude Code treats a non-zero exit as an error notice (and 2 as blocking), and a memory
+// engine must never disturb the session. The boundary above has already written the fault to stderr and
+// the log; only the exit status is forced here.
+process.exitCode = argv.find((arg) => !arg.startsWith('-')) === 'hook' ? 0 : code;

@@ -19,3 +19,15 @@ export function parseLimit(value: string): number {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** Collects a repeatable option restricted to `choices`, reporting a bad value as a usage error. */
+export function collectChoice(
+  choices: readonly string[],
+): (value: string, previous: string[] | undefined) => string[] {
+  return (value, previous) => {
+    if (!choices.includes(value)) {
+      throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    }
+    return collect(value, previous);
+  };
+}

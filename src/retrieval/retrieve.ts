@@ -1,45 +1,127 @@
 /**
- * Retrieval: turns a query into ranked memories. Backend-agnostic: it talks to the MemoryStore port
- * only (never a backend) and reads what a store can do from its capabilities.
- *
- * Today it runs the lexical leg alone. Each hit carries its rank per signal (`ranks`) so that fusion
- * with the vector leg can be added without changing the shape callers consume.
+ * Hybrid recall: turns a query into ranked memories. Backend-agnostic: it talks to the MemoryStore port
+ * only and reads what a store can do from its capabilities. The store returns raw candidates per leg
+ * (lexical bm25, vector k-NN of the embedder's own model, identifier substrings); fusion (weighted RRF),
+ * recency, read-time heat, the bounded trust factor, the optional cross-encoder rerank and MMR are pure
+ * code applied here, so every backend ranks the same way. Reads only, plus at most one bounded
+ * `recordAccess` when the caller says the results are used.
  */
 import { MAX_LIMIT } from '../config/limits.js';
 import { MemoryError } from '../core/errors.js';
 import type { Memory, MemoryId } from '../core/memory.js';
+import type { TrustBand } from '../core/origin/origin-class.js';
+import { mmrRerank } from '../core/ranking/mmr.js';
+import { fuseRankings, type RankedList } from '../core/ranking/rrf.js';
+import { rankHits, type ScoredHit, type ScoreFactors } from '../core/ranking/score.js';
+import { hashEmbed } from '../embed/hash-embedder.js';
+import type { Clock } from '../ports/clock.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { Reranker } from '../ports/reranker.js';
 import type { MemoryFilter, MemoryStore, Scope } from '../store/store.js';
+import { type LegReport, runLegs } from './legs.js';
+import { bandOfOrigin, trustFactorOf } from './trust-factor.js';
 
 /** Per-signal 1-based ranks; a signal is absent when it did not return the memory. */
 export interface SignalRanks {
   lexical?: number;
+  vector?: number;
+  identifier?: number;
+  rerank?: number;
 }
 
 export interface RankedHit {
   memory: Memory;
-  /** Higher is better. Comparable only within one result list. */
+  /** Final score: fused RRF score × recency × heat × trust. Higher is better; comparable within one list. */
   score: number;
   ranks: SignalRanks;
+  /** The trust band of the memory's origin (what the trust factor was read from). */
+  trustBand: TrustBand;
+  /** Pending review: recallable on explicit request, labelled, never injected proactively. */
+  quarantined: boolean;
+  /** The RRF score before the multipliers. */
+  fusedScore: number;
+  factors: ScoreFactors;
+  /** Effective heat at query time (decayed lazily). */
+  heat: number;
+  /** Each signal's share of `score`. */
+  contributions: Readonly<Record<string, number>>;
 }
 
 export interface RetrieveRequest {
   query: string;
-  /** Which memories may be returned. A null project key means global memories only. */
+  /** Which memories may be returned: the project plus global ones, never another project's. */
   scope: Scope;
   limit: number;
   filters?: Omit<MemoryFilter, 'scope'>;
-  /** Count the returned memories as used (heat, last access). Off by default: browsing is not use. */
-  recordAccess?: boolean;
+  /** Callers that print explanations set this; hits carry their working either way. */
+  explain?: boolean;
+  /** Re-rank the top candidates for diversity (MMR); `true` uses the default λ. */
+  mmr?: boolean | { lambda?: number };
+  /**
+   * Count returned memories as genuinely used (heat, last access): `true` for all of them, a number for
+   * the top n. Off by default: browsing and proactive injection are not use.
+   */
+  recordAccess?: boolean | number;
+  /** Candidates asked from each leg; defaults to `candidateDepth(limit)`. */
+  depth?: number;
+}
+
+export interface RetrieveDeps {
+  store: MemoryStore;
+  /** The query embedder. Without it (a hook) the vector leg is skipped. */
+  embedder?: Embedder | undefined;
+  reranker?: Reranker | undefined;
+  clock: Clock;
+}
+
+export interface RetrieveReport {
+  hits: RankedHit[];
+  legs: LegReport[];
+  /** Distinct candidates fused from all legs. */
+  candidates: number;
+  rerank: { ran: boolean; model?: string; skipped?: string; window: number };
+  mmr: boolean;
 }
 
 /**
- * Returns at most `limit` memories in scope that match `query`, best first. Superseded memories are
- * left out unless `filters.includeSuperseded`. Throws INVALID_INPUT for an empty query or a bad limit.
+ * Recency floor for recall (core's default is 0.8). RRF gaps between neighbouring top ranks are ~1.6 %
+ * (1/61 vs 1/62), so a 20 % recency swing sorted single-leg results by age: on LoCoMo 0-4 (strict) the
+ * lexical leg alone has R@1 0.343 but went to 0.107 through retrieve(). 0.95 keeps age a tie-breaker
+ * worth about three places at the top (docs/retrieval.md, Measurements).
  */
-export async function retrieve(
-  deps: { store: MemoryStore },
+export const RECALL_RECENCY_FLOOR = 0.95;
+
+/** Candidates the cross-encoder scores: its cost is one model call per pair. */
+export const RERANK_WINDOW = 30;
+/**
+ * RRF weight of the cross-encoder's order: as much as the lexical and vector legs together, because it
+ * reads query and memory jointly, the strongest relevance evidence available. It cannot overrule trust:
+ * the trust factor multiplies the fused score after it. Not measured here (no real cross-encoder is
+ * reachable); see docs/retrieval.md.
+ */
+export const RERANK_WEIGHT = 2;
+/** Dimensions of the lexical vectors MMR compares candidates with (no model needed). */
+export const MMR_HASH_DIMS = 256;
+
+/** Candidates asked from each leg for a result of `limit`: enough for fusion to find agreement. */
+export function candidateDepth(limit: number): number {
+  return Math.min(MAX_LIMIT, Math.max(50, limit * 3));
+}
+
+/** Returns at most `limit` memories in scope that match `query`, best first. See `retrieveDetailed`. */
+export async function retrieve(deps: RetrieveDeps, request: RetrieveRequest): Promise<RankedHit[]> {
+  return (await retrieveDetailed(deps, request)).hits;
+}
+
+/**
+ * Hybrid recall with its working: which legs ran, how many candidates, whether rerank ran. Superseded
+ * memories are left out unless `filters.includeSuperseded`; rejected ones always (store default).
+ * Throws INVALID_INPUT for an empty query or a bad limit.
+ */
+export async function retrieveDetailed(
+  deps: RetrieveDeps,
   request: RetrieveRequest,
-): Promise<RankedHit[]> {
+): Promise<RetrieveReport> {
   const query = request.query.trim();
   if (query.length === 0) {
     throw new MemoryError('INVALID_INPUT', 'The query is empty. Give words to search for.');
@@ -50,22 +132,96 @@ export async function retrieve(
       `The limit must be a whole number from 1 to ${MAX_LIMIT}; got ${request.limit}.`,
     );
   }
-  const lexical = await deps.store.searchLexical(query, {
-    ...request.filters,
-    scope: request.scope,
-    limit: request.limit,
-  });
-  const memories = await deps.store.getMemories(lexical.map((hit) => hit.id));
-  const byId = new Map<MemoryId, Memory>(memories.map((memory) => [memory.id, memory]));
-  const hits: RankedHit[] = [];
-  lexical.forEach((hit, index) => {
-    const memory = byId.get(hit.id);
-    // A memory forgotten between the search and the fetch is simply no longer a hit.
-    if (memory !== undefined)
-      hits.push({ memory, score: hit.score, ranks: { lexical: index + 1 } });
-  });
-  if (request.recordAccess === true && hits.length > 0) {
-    await deps.store.recordAccess(hits.map((hit) => hit.memory.id));
+  const depth = Math.min(
+    MAX_LIMIT,
+    Math.max(request.limit, request.depth ?? candidateDepth(request.limit)),
+  );
+  const options = { ...request.filters, scope: request.scope, limit: depth };
+  const { lists, reports } = await runLegs(deps, query, options);
+  let fused = fuseRankings(lists);
+  const memories = await deps.store.getMemories(fused.map((hit) => hit.id));
+  // Defence in depth for R4: whatever a backend returns, nothing outside the scope is ranked.
+  const byId = new Map<MemoryId, Memory>(
+    memories.filter((m) => inScope(m, request.scope)).map((m) => [m.id, m]),
+  );
+  const now = deps.clock.now().getTime();
+  const rank = (): ScoredHit[] =>
+    rankHits(fused, byId, {
+      now,
+      recency: { floor: RECALL_RECENCY_FLOOR },
+      trustOf: (memory) => trustFactorOf(memory.origin),
+    });
+  let scored = rank();
+
+  const rerank = await rerankStep(deps.reranker, query, scored, byId, lists);
+  if (rerank.list !== undefined) {
+    fused = fuseRankings([...lists, rerank.list]);
+    scored = rank();
   }
-  return hits;
+  const useMmr = request.mmr !== undefined && request.mmr !== false;
+  if (useMmr) {
+    const lambda = typeof request.mmr === 'object' ? request.mmr.lambda : undefined;
+    const pool = scored.slice(0, request.limit * 3).map((hit) => ({
+      ...hit,
+      vector: hashEmbed(byId.get(hit.id)!.content, MMR_HASH_DIMS),
+    }));
+    scored = mmrRerank(pool, { limit: request.limit, ...(lambda === undefined ? {} : { lambda }) });
+  }
+  const hits = scored.slice(0, request.limit).map((hit) => toRankedHit(hit, byId.get(hit.id)!));
+
+  const used = request.recordAccess === true ? hits.length : Number(request.recordAccess ?? 0);
+  if (used > 0 && hits.length > 0) {
+    // One bounded call; the store refuses heat to untrusted origins itself.
+    await deps.store.recordAccess(hits.slice(0, Math.floor(used)).map((hit) => hit.memory.id));
+  }
+  return { hits, legs: reports, candidates: fused.length, rerank: rerank.report, mmr: useMmr };
+}
+
+async function rerankStep(
+  reranker: Reranker | undefined,
+  query: string,
+  scored: readonly ScoredHit[],
+  byId: ReadonlyMap<MemoryId, Memory>,
+  lists: readonly RankedList[],
+): Promise<{ list?: RankedList; report: RetrieveReport['rerank'] }> {
+  if (reranker === undefined) {
+    return { report: { ran: false, skipped: 'no reranker model directory', window: 0 } };
+  }
+  const window = scored.slice(0, RERANK_WINDOW);
+  if (window.length < 2 || lists.every((list) => list.ids.length === 0)) {
+    return {
+      report: { ran: false, model: reranker.model, skipped: 'fewer than 2 candidates', window: 0 },
+    };
+  }
+  const scores = await reranker.score(
+    query,
+    window.map((hit) => byId.get(hit.id)!.content),
+  );
+  const order = window
+    .map((hit, i) => ({ id: hit.id, score: scores[i] ?? -Infinity, at: i }))
+    .sort((a, b) => b.score - a.score || a.at - b.at)
+    .map((entry) => entry.id);
+  return {
+    list: { signal: 'rerank', ids: order, weight: RERANK_WEIGHT },
+    report: { ran: true, model: reranker.model, window: window.length },
+  };
+}
+
+function toRankedHit(hit: ScoredHit, memory: Memory): RankedHit {
+  return {
+    memory,
+    score: hit.score,
+    ranks: { ...hit.ranks },
+    trustBand: bandOfOrigin(memory.origin),
+    quarantined: memory.quarantine === 'pending',
+    fusedScore: hit.fusedScore,
+    factors: hit.factors,
+    heat: hit.heat,
+    contributions: hit.contributions,
+  };
+}
+
+function inScope(memory: Memory, scope: Scope): boolean {
+  if (memory.visibility === 'global') return scope.includeGlobal || scope.projectKey === null;
+  return scope.projectKey !== null && memory.projectKey === scope.projectKey;
 }

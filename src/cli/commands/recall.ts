@@ -1,4 +1,10 @@
-import { retrieve } from '../../retrieval/retrieve.js';
+import type { App } from '../../app/open-app.js';
+import { isMemoryError, MemoryError } from '../../core/errors.js';
+import type { MemoryKind } from '../../core/memory.js';
+import type { Embedder } from '../../ports/embedder.js';
+import { embedPending } from '../../retrieval/embed-pending.js';
+import { type RankedHit, retrieveDetailed, type RetrieveReport } from '../../retrieval/retrieve.js';
+import type { Scope } from '../../store/store.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 import { formatMemoryLine } from '../format.js';
@@ -8,34 +14,146 @@ export interface RecallCliOptions {
   limit?: number;
   project?: string;
   json?: boolean;
+  explain?: boolean;
+  kind?: MemoryKind[];
+  tag?: string[];
+  origin?: string[];
+  since?: string;
+  until?: string;
+  diverse?: boolean;
 }
 
-/** `mnemo recall <query...>`: the best matches in the project plus global memories. */
+/**
+ * Unembedded in-scope memories that one recall embeds before searching (oldest first), so the vector leg
+ * sees recent captures without a resident engine. 64 short memories cost about half a second with USE
+ * lite on two cores; a larger backlog is `mnemo reembed`'s job.
+ */
+export const RECALL_CATCH_UP_LIMIT = 64;
+export const RECALL_CATCH_UP_BATCH = 32;
+
+/**
+ * Hits of an explicit recall that count as used (heat, last access): the top three. A person or agent
+ * who asks reads and acts on the top of the list; the rest is browsing. One bounded store write.
+ */
+export const RECALL_USED_TOP_N = 3;
+
+/** `mnemo recall <query...>`: hybrid search of the project's memories plus the global ones. */
 export async function recall(
   ctx: CliContext,
   words: readonly string[],
   options: RecallCliOptions,
 ): Promise<void> {
   const query = words.join(' ');
+  // Refused before any model loads: a typo must not cost an embedder start.
+  if (query.trim() === '') {
+    throw new MemoryError('INVALID_INPUT', 'The query is empty. Give words to search for.');
+  }
   const projectKey = projectKeyFromOption(ctx.io, options.project);
   const app = await ctx.openApp();
-  const scope = { projectKey, includeGlobal: true };
-  const hits = await retrieve(app, {
-    query,
-    scope,
-    limit: options.limit ?? app.config.recallLimit,
-  });
+  const scope: Scope = { projectKey, includeGlobal: true };
+  const warn = (text: string) => writeOut(ctx.io.stderr, `mnemo: ${text}\n`);
+  const embedder = await prepareEmbedder(app, scope, warn);
+  const { openReranker } = await import('../../embed/open-embedder.js');
+  const report = await retrieveDetailed(
+    { store: app.store, clock: app.clock, embedder, reranker: await openReranker(app.config) },
+    {
+      query,
+      scope,
+      limit: options.limit ?? app.config.recallLimit,
+      filters: {
+        ...(options.kind === undefined ? {} : { kinds: options.kind }),
+        ...(options.tag === undefined ? {} : { tags: options.tag }),
+        ...(options.origin === undefined ? {} : { origins: options.origin }),
+        ...(options.since === undefined ? {} : { createdAfter: options.since }),
+        ...(options.until === undefined ? {} : { createdBefore: options.until }),
+      },
+      explain: options.explain === true,
+      mmr: options.diverse === true,
+      recordAccess: RECALL_USED_TOP_N,
+    },
+  );
+  const { hits } = report;
   if (options.json === true) {
-    await writeOut(ctx.io.stdout, `${JSON.stringify({ query, scope, hits }, null, 2)}\n`);
+    const body =
+      options.explain === true
+        ? { query, scope, hits, explain: explainBody(report) }
+        : { query, scope, hits };
+    await writeOut(ctx.io.stdout, `${JSON.stringify(body, null, 2)}\n`);
     return;
   }
+  let text = options.explain === true ? explainHeader(report) : '';
   if (hits.length === 0) {
-    await writeOut(
-      ctx.io.stdout,
-      `No memories match "${query}" in ${projectKey} or the global ones. Try other words, or \`mnemo list\` to browse.\n`,
-    );
+    text += `No memories match "${query}" in ${projectKey} or the global ones. Try other words, or \`mnemo list\` to browse.\n`;
+    await writeOut(ctx.io.stdout, text);
     return;
   }
-  const text = hits.map((hit, i) => formatMemoryLine(hit.memory, `${i + 1}. `)).join('');
+  hits.forEach((hit, i) => {
+    const label = hit.quarantined ? '  [pending review]' : '';
+    text += formatMemoryLine(hit.memory, `${i + 1}. `).replace('\n', `${label}\n`);
+    if (options.explain === true) text += explainLine(hit, `${i + 1}. `.length);
+  });
   await writeOut(ctx.io.stdout, text);
+}
+
+/**
+ * The configured embedder with in-scope memories caught up, or undefined (lexical and identifier legs
+ * only) when it cannot be opened or loaded: recall degrades, and says so on stderr.
+ */
+async function prepareEmbedder(
+  app: App,
+  scope: Scope,
+  warn: (text: string) => Promise<void>,
+): Promise<Embedder | undefined> {
+  try {
+    const { openEmbedder } = await import('../../embed/open-embedder.js');
+    const embedder = await openEmbedder(app.config);
+    await embedPending(app.store, embedder, {
+      max: RECALL_CATCH_UP_LIMIT,
+      batchSize: RECALL_CATCH_UP_BATCH,
+      scope,
+    });
+    return embedder;
+  } catch (error) {
+    if (!isMemoryError(error)) throw error;
+    app.log.warn('vector leg off', { error: error.message });
+    await warn(`vector search is off for this recall: ${error.message}`);
+    return undefined;
+  }
+}
+
+function explainBody(report: RetrieveReport): object {
+  return {
+    legs: report.legs,
+    candidates: report.candidates,
+    rerank: report.rerank,
+    mmr: report.mmr,
+  };
+}
+
+function explainHeader(report: RetrieveReport): string {
+  const legs = report.legs
+    .map((leg) =>
+      leg.ran
+        ? `${leg.name} ${leg.candidates}${leg.detail === undefined || leg.detail === '' ? '' : ` (${leg.detail})`}`
+        : `${leg.name} off (${leg.skipped ?? 'not run'})`,
+    )
+    .join('; ');
+  const rerank = report.rerank.ran
+    ? `rerank ${report.rerank.model ?? ''} over ${report.rerank.window}`
+    : `rerank off (${report.rerank.skipped ?? 'not run'})`;
+  return `legs: ${legs}\n${rerank}; ${report.candidates} candidates fused${report.mmr ? '; MMR on' : ''}\n\n`;
+}
+
+function explainLine(hit: RankedHit, indent: number): string {
+  const ranks = (['lexical', 'vector', 'identifier', 'rerank'] as const)
+    .map((signal) => `${signal} ${hit.ranks[signal] === undefined ? '-' : `#${hit.ranks[signal]}`}`)
+    .join(', ');
+  const f = hit.factors;
+  const pad = ' '.repeat(indent + 4);
+  return (
+    `${pad}score ${hit.score.toFixed(5)} = fused ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
+    ` × heat ${f.heat.toFixed(3)} × trust ${f.trust.toFixed(2)}\n` +
+    `${pad}ranks: ${ranks}; origin ${hit.memory.origin} (${hit.trustBand})` +
+    `${hit.quarantined ? ', pending review' : ''}; created ${hit.memory.createdAt}\n`
+  );
 }

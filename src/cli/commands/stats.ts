@@ -1,13 +1,26 @@
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 
-/** `mnemo stats`: what the store holds and where it is. */
+/** Days of telemetry `stats` shows, today included. */
+export const COUNTER_DAYS = 7;
+
+/**
+ * `mnemo stats`: what the store holds and where it is, plus the write telemetry of the last
+ * {@link COUNTER_DAYS} days (stored, merged, rejected by reason, claims ignored...).
+ */
 export async function stats(ctx: CliContext, options: { json?: boolean }): Promise<void> {
   const app = await ctx.openApp();
   const stats = await app.store.stats();
   const path = app.config.databasePath;
+  const since = new Date(app.clock.now().getTime() - (COUNTER_DAYS - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  const rows = await app.store.readCounters(since);
+  const totals: Record<string, number> = {};
+  for (const row of rows) totals[row.name] = (totals[row.name] ?? 0) + row.value;
   if (options.json === true) {
-    await writeOut(ctx.io.stdout, `${JSON.stringify({ path, ...stats }, null, 2)}\n`);
+    const counters = { since, totals, days: rows };
+    await writeOut(ctx.io.stdout, `${JSON.stringify({ path, ...stats, counters }, null, 2)}\n`);
     return;
   }
   const section = (title: string, counts: Record<string, number>): string => {
@@ -25,6 +38,7 @@ export async function stats(ctx: CliContext, options: { json?: boolean }): Promi
       section('by kind', stats.byKind) +
       section('by origin', stats.byOrigin) +
       section('by project', stats.byProject) +
-      section('vectors', stats.vectors),
+      section('vectors', stats.vectors) +
+      section(`counters since ${since}`, totals),
   );
 }

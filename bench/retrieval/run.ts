@@ -1,0 +1,362 @@
+/**
+ * The retrieval benchmark: `npm run bench:retrieval -- --dataset locomo --data <path> [--json out.json]`.
+ * Strict protocol first (one memory per turn, hit = an evidence turn), session protocol for comparison.
+ * Every arm runs on the same fresh per-conversation SQLite stores in the same process; tables go to
+ * stdout, progress to stderr. See docs/benchmarks.md for the protocol and the recorded results.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import {
+  type Arm,
+  bm25Arm,
+  DEFAULT_FUSION,
+  legsRrfArm,
+  lexicalArm,
+  retrieveArm,
+  vectorArm,
+} from './arms.js';
+import { Bm25Index } from './bm25.js';
+import {
+  buildConversationStore,
+  type ConversationStore,
+  corpusTurns,
+} from './conversation-store.js';
+import { loadDataset } from './load-dataset.js';
+import {
+  breakdown,
+  type BreakdownRow,
+  firstHitRank,
+  type Outcome,
+  percentile,
+  type Protocol,
+  PROTOCOLS,
+} from './metrics.js';
+import { openProviders } from './providers.js';
+import { ms, renderReport } from './report.js';
+import { CachedEmbedder } from './vector-cache.js';
+
+const { values: args } = parseArgs({
+  options: {
+    dataset: { type: 'string' },
+    data: { type: 'string' },
+    json: { type: 'string' },
+    providers: { type: 'string', default: 'hash,use' },
+    'model-dir': { type: 'string' },
+    'model-id': { type: 'string' },
+    'context-before': { type: 'string', default: '0' },
+    'context-after': { type: 'string', default: '0' },
+    'no-captions': { type: 'boolean', default: false },
+    conversations: { type: 'string' },
+    'tune-conversations': { type: 'string', default: '5' },
+    'fusion-depth': { type: 'string', default: String(DEFAULT_FUSION.depth) },
+    'lexical-weight': { type: 'string', default: String(DEFAULT_FUSION.lexicalWeight) },
+    'vector-weight': { type: 'string', default: String(DEFAULT_FUSION.vectorWeight) },
+    'cache-dir': { type: 'string', default: '.bench-cache' },
+    'latency-samples': { type: 'string', default: '50' },
+    'rerank-dir': { type: 'string' },
+    'rerank-id': { type: 'string' },
+    'legs-rrf': { type: 'boolean', default: false },
+    'same-time': { type: 'boolean', default: false },
+  },
+});
+
+if (args.dataset === undefined || args.data === undefined) {
+  process.stderr.write(
+    'Usage: npm run bench:retrieval -- --dataset locomo|generic --data <file> [--json out.json]\n' +
+      '  [--providers hash,use,onnx] [--model-dir <dir> --model-id <id>] [--context-before n]\n' +
+      '  [--context-after n] [--no-captions] [--conversations 0-4] [--tune-conversations 5]\n' +
+      '  [--rerank-dir <dir> --rerank-id <id>] [--cache-dir .bench-cache] [--latency-samples 50]\n' +
+      '  [--legs-rrf --fusion-depth 50 --lexical-weight 1 --vector-weight 1] [--same-time]\n',
+  );
+  process.exit(2);
+}
+
+const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+const int = (name: keyof typeof args): number => {
+  const value = Number(args[name]);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number >= 0.`);
+  return value;
+};
+
+const { dataset, conversion } = loadDataset(args.dataset, args.data);
+const selected = selectConversations(args.conversations, dataset.conversations.length);
+const textOptions = {
+  contextBefore: int('context-before'),
+  contextAfter: int('context-after'),
+  captions: !args['no-captions'],
+};
+const fusion = {
+  depth: int('fusion-depth'),
+  lexicalWeight: int('lexical-weight'),
+  vectorWeight: int('vector-weight'),
+};
+const tuneConversations = int('tune-conversations');
+
+const providers = await openProviders(
+  args.providers
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0),
+  { modelDir: args['model-dir'], modelId: args['model-id'] },
+);
+const embedders = providers.map((p) => ({
+  ...p,
+  cached: new CachedEmbedder(p.embedder, args['cache-dir']),
+}));
+
+const reranker = await openReranker(args['rerank-dir'], args['rerank-id']);
+const arms: Arm[] = [
+  bm25Arm,
+  lexicalArm,
+  retrieveArm({
+    name: 'retrieve:no-embedder',
+    description:
+      'retrieve() without an embedder (lexical + identifier legs, factors), as hooks run it',
+  }),
+  ...embedders.map((p) => vectorArm(p.embedder.model, p.label)),
+  ...embedders.map(({ label, cached }) =>
+    retrieveArm({
+      name: `fused:${label}`,
+      description: `retrieve() with ${cached.model}: lexical + vector + identifier, RRF, recency/heat/trust`,
+      embedder: cached,
+    }),
+  ),
+  ...(reranker === undefined
+    ? []
+    : embedders.map(({ label, cached }) =>
+        retrieveArm({
+          name: `fused+rerank:${label}`,
+          description: `retrieve() with ${cached.model} and cross-encoder ${reranker.model}`,
+          embedder: cached,
+          reranker,
+        }),
+      )),
+  ...(args['legs-rrf'] ? embedders.map((p) => legsRrfArm(p.embedder.model, p.label, fusion)) : []),
+];
+
+const corpora = selected.map((index) => ({
+  index,
+  conversation: dataset.conversations[index]!,
+  turns: corpusTurns(dataset.conversations[index]!, textOptions, { sameTime: args['same-time'] }),
+}));
+const turnCount = corpora.reduce((sum, c) => sum + c.turns.length, 0);
+const questionCount = corpora.reduce((sum, c) => sum + c.conversation.questions.length, 0);
+progress(
+  `${dataset.name}: ${corpora.length} conversations, ${turnCount} turns, ${questionCount} questions`,
+);
+
+// Embeddings first (through the cache), so that search timings never include them.
+const turnVectors = new Map<string, Float32Array[]>();
+const questionVectors = new Map<string, Float32Array[]>();
+for (const { cached } of embedders) {
+  const texts = corpora.flatMap((c) => c.turns.map((t) => t.text));
+  const questions = corpora.flatMap((c) => c.conversation.questions.map((q) => q.question));
+  const began = performance.now();
+  turnVectors.set(
+    cached.model,
+    await cached.embed(texts, (done, total) =>
+      progress(`  ${cached.model}: ${done}/${total} turns`),
+    ),
+  );
+  questionVectors.set(cached.model, await cached.embed(questions));
+  progress(`${cached.model}: vectors ready in ${ms(performance.now() - began)} ms`);
+}
+
+const outcomes = new Map(
+  arms.map((arm) => [arm.name, { strict: [] as Outcome[], session: [] as Outcome[] }]),
+);
+const latencies = new Map(arms.map((arm) => [arm.name, [] as number[]]));
+let writeMs = 0;
+let writes = 0;
+let bm25BuildMs = 0;
+let turnOffset = 0;
+let questionOffset = 0;
+for (const { index, conversation, turns } of corpora) {
+  // One store per embedding model: a memory holds a single vector, so models cannot share a store.
+  const models = [...turnVectors.keys()];
+  const stores = new Map<string, ConversationStore>();
+  for (const model of models.length === 0 ? [''] : models) {
+    const slice = turnVectors.get(model)?.slice(turnOffset, turnOffset + turns.length);
+    const built = await buildConversationStore(
+      turns,
+      slice === undefined ? new Map() : new Map([[model, slice]]),
+      `bench/${conversation.id}`,
+    );
+    writeMs += built.writeMs;
+    writes += turns.length;
+    stores.set(model, built);
+  }
+  const first = [...stores.values()][0]!;
+  const storeFor = (model?: string): ConversationStore =>
+    (model === undefined ? undefined : stores.get(model)) ?? first;
+  const bm25Began = performance.now();
+  const bm25 = new Bm25Index(turns.map((t) => t.text));
+  bm25BuildMs += performance.now() - bm25Began;
+  const turnIds = turns.map((t) => t.id);
+  const sessionOf = new Map(turns.map((t) => [t.id, t.sessionId]));
+  try {
+    for (const [qIndex, question] of conversation.questions.entries()) {
+      const queryVectors = new Map(
+        [...questionVectors].map(([model, all]) => [model, all[questionOffset + qIndex]!]),
+      );
+      for (const arm of arms) {
+        const began = performance.now();
+        const retrieved = await arm.search(question.question, {
+          storeFor,
+          bm25,
+          turnIds,
+          queryVectors,
+        });
+        latencies.get(arm.name)!.push(performance.now() - began);
+        for (const protocol of PROTOCOLS) {
+          const rank = firstHitRank(protocol, retrieved, question.evidence, (t) =>
+            sessionOf.get(t),
+          );
+          const list = outcomes.get(arm.name)![protocol];
+          list.push({ conversation: index, category: question.category, rank });
+        }
+      }
+    }
+  } finally {
+    for (const built of stores.values()) await built.close();
+  }
+  turnOffset += turns.length;
+  questionOffset += conversation.questions.length;
+  progress(
+    `conversation ${index} (${conversation.id}): ${conversation.questions.length} questions done`,
+  );
+}
+
+// Query embedding latency: single questions, uncached, after a warm-up call (a resident engine is warm).
+const sampleSize = int('latency-samples');
+const allQuestions = corpora.flatMap((c) => c.conversation.questions.map((q) => q.question));
+const sample = allQuestions
+  .filter((_, i) => i % Math.max(1, Math.floor(allQuestions.length / sampleSize)) === 0)
+  .slice(0, sampleSize);
+const queryEmbedding = new Map<string, { p50: number; p95: number; n: number }>();
+for (const { embedder } of embedders) {
+  await embedder.embed(['warm-up']);
+  const times: number[] = [];
+  for (const text of sample) {
+    const began = performance.now();
+    await embedder.embed([text]);
+    times.push(performance.now() - began);
+  }
+  queryEmbedding.set(embedder.model, {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    n: times.length,
+  });
+}
+
+const results = arms.map((arm) => {
+  const rows = Object.fromEntries(
+    PROTOCOLS.map((protocol) => [
+      protocol,
+      breakdown(
+        outcomes.get(arm.name)![protocol],
+        dataset.categories,
+        tuneConversations,
+        dataset.conversations.length,
+      ),
+    ]),
+  ) as Record<Protocol, BreakdownRow[]>;
+  const times = latencies.get(arm.name)!;
+  const embed = arm.model === undefined ? undefined : queryEmbedding.get(arm.model);
+  return {
+    name: arm.name,
+    description: arm.description,
+    rows,
+    latencyMs: { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length },
+    queryEmbeddingMs: embed,
+  };
+});
+
+process.stdout.write(
+  renderReport({
+    title: dataset.name,
+    header: [
+      `conversations ${corpora.map((c) => c.index).join(',')} · turns ${turnCount} · questions ${questionCount}` +
+        (conversion === undefined
+          ? ''
+          : ` (source ${conversion.sourceQuestions}, excluded ${conversion.excluded.length} without usable evidence, ${conversion.repairs.length} evidence strings repaired)`),
+      `memory text: [session date] speaker: text${textOptions.captions ? ' [shares a photo: caption]' : ''}` +
+        `; neighbour context before ${textOptions.contextBefore}, after ${textOptions.contextAfter}` +
+        `; recall never records access (every question sees the same store state)` +
+        (args['same-time'] ? '; ABLATION: every turn stored at one instant (recency neutral)' : ''),
+    ],
+    results,
+    ingest: [
+      ['store writes (row+FTS+vector+audit), all stores', writes, writeMs],
+      ['bm25 index build (floor)', turnCount, bm25BuildMs],
+      ...embedders.map(
+        ({ cached }) =>
+          [
+            `embed ${cached.model} (cache misses only)`,
+            cached.stats.embedded,
+            cached.stats.embedMs,
+          ] as const,
+      ),
+    ],
+    queryEmbedding,
+  }),
+);
+
+if (args.json !== undefined) {
+  writeFileSync(
+    args.json,
+    `${JSON.stringify(
+      {
+        machine: {
+          cpus: cpus().length,
+          cpuModel: cpus()[0]?.model ?? null,
+          ramGb: Math.round(totalmem() / 2 ** 30),
+          node: process.version,
+        },
+        dataset: {
+          name: dataset.name,
+          conversations: corpora.map((c) => c.index),
+          turns: turnCount,
+          questions: questionCount,
+          conversion,
+        },
+        options: { textOptions, fusion, tuneConversations, providers: args.providers },
+        arms: results,
+        ingest: {
+          storeWriteMs: writeMs,
+          bm25BuildMs,
+          embedding: embedders.map(({ cached }) => ({ model: cached.model, ...cached.stats })),
+        },
+        queryEmbedding: Object.fromEntries(queryEmbedding),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  progress(`wrote ${args.json}`);
+}
+
+async function openReranker(dir: string | undefined, id: string | undefined) {
+  if (dir === undefined) return undefined;
+  const { openOnnxReranker } = await import('../../src/embed/onnx-reranker.js');
+  const reranker = openOnnxReranker(id ?? basename(dir), dir);
+  if (reranker === undefined)
+    throw new Error(`--rerank-dir ${dir} is not a complete model directory.`);
+  return reranker;
+}
+
+function selectConversations(spec: string | undefined, count: number): number[] {
+  if (spec === undefined) return Array.from({ length: count }, (_, i) => i);
+  const out = new Set<number>();
+  for (const part of spec.split(',')) {
+    const [from, to] = part.split('-').map(Number);
+    for (let i = from!; i <= (to ?? from!); i++) {
+      if (!Number.isInteger(i) || i < 0 || i >= count) throw new Error(`No conversation ${i}.`);
+      out.add(i);
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}

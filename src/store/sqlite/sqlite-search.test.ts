@@ -12,11 +12,18 @@ describe('buildFtsQuery', () => {
   });
 
   it('quotes each word and ORs them, lower-cased and without duplicates', () => {
-    expect(buildFtsQuery('NEAR(a b) Foo foo "bar" AND')).toBe(
-      '"near" OR "a" OR "b" OR "foo" OR "bar" OR "and"',
+    expect(buildFtsQuery('NEAR(x y) Foo foo "bar" AND')).toBe(
+      '"near" OR "x" OR "y" OR "foo" OR "bar"',
     );
     expect(buildFtsQuery('café naïve 東京 x1')).toBe('"café" OR "naïve" OR "東京" OR "x1"');
     expect(buildFtsQuery('NODE_ENV=prod')).toBe('"node" OR "env" OR "prod"');
+  });
+
+  it('drops stop words unless the query has nothing else', () => {
+    expect(buildFtsQuery('What did the team decide about the cache?')).toBe(
+      '"team" OR "decide" OR "cache"',
+    );
+    expect(buildFtsQuery('what is it')).toBe('"what" OR "is" OR "it"');
   });
 
   it(`caps the number of terms at ${MAX_QUERY_TERMS}`, () => {

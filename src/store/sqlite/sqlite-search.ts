@@ -4,6 +4,7 @@
  * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
  */
 import { MemoryError } from '../../core/errors.js';
+import { withoutStopwords } from '../../core/text/stopwords.js';
 import type { MemoryFilter } from '../store.js';
 import type { SqliteValue } from './sqlite-like.js';
 
@@ -21,7 +22,8 @@ const TERM = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
 /**
  * Turns any string into a safe FTS5 MATCH expression: plain terms, each quoted as an FTS5 string, OR-ed
- * so bm25 ranks documents matching more of them first. Returns null when nothing is searchable.
+ * so bm25 ranks documents matching more of them first; stop words are dropped unless nothing else is
+ * left. Returns null when nothing is searchable.
  */
 export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
   const terms = new Set<string>();
@@ -30,7 +32,9 @@ export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string
     if (terms.size >= maxTerms) break;
   }
   if (terms.size === 0) return null;
-  return [...terms].map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+  return withoutStopwords([...terms])
+    .map((term) => `"${term.replaceAll('"', '""')}"`)
+    .join(' OR ');
 }
 
 /** WHERE clause (without the keyword) over alias `m` of `memories`. */

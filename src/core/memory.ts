@@ -152,7 +152,7 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
       `Unknown visibility. Use one of: ${VISIBILITIES.join(', ')}.`,
     );
   }
-  const heatBase = input.heatBase ?? 1;
+  const heatBase = input.heatBase ?? 0;
   if (!Number.isFinite(heatBase) || heatBase < 0) {
     throw new MemoryError('INVALID_INPUT', 'heatBase must be a finite number >= 0.');
   }

@@ -104,57 +104,9 @@ const CANDIDATE_LIMIT = 5;
  * fail open. The content is never logged and never appears in `notes`.
  */
 export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promise<WriteOutcome> {
-  const { origin, reason: originReason } = explainOrigin(
-    request.envelope,
-    deps.policy.originConfig,
-  );
-  const report: Reporter = createReporter(deps, request, origin, originReason);
-  await report.claims();
-
-  const clean = sanitiseRequest(request, report.notes);
-  if (clean.kind === 'reject') return report.reject(clean.reason, clean.note);
-
-  const privileges = privilegesFor(origin);
-  let visibility = request.visibility ?? 'project';
-  if (visibility === 'global' && !privileges.promoteGlobal) {
-    visibility = 'project';
-    report.notes.push(`global visibility refused for origin ${origin}; stored in the project`);
-  }
-  const pinned = request.pinned === true && privileges.pin;
-  if (request.pinned === true && !pinned) {
-    report.notes.push(`pinning refused for origin ${origin}`);
-  }
-  let input: Required<NewMemory>;
-  try {
-    input = validateNewMemory({
-      content: clean.content,
-      projectKey: request.projectKey,
-      kind: request.kind,
-      tags: clean.tags,
-      visibility,
-      pinned,
-      origin,
-      originTool: clean.originTool,
-      sessionId: request.sessionId ?? null,
-      tainted: origin === 'agent_tainted',
-      quarantine: requiresReview(origin) ? 'pending' : 'none',
-      redactions: clean.redactions,
-    });
-  } catch (error) {
-    if (error instanceof Error && (error as { code?: unknown }).code === 'INVALID_INPUT') {
-      return report.reject('invalid_input', error.message);
-    }
-    throw error;
-  }
-  if (input.quarantine === 'pending') report.notes.push('held for review (quarantine pending)');
-
-  const recent = await countRecentWrites(deps, input, origin);
-  if (recent !== undefined && !recent.allowed) {
-    return report.reject(
-      'flood_budget',
-      `write budget for origin ${origin} spent (${recent.count} in ${deps.policy.floodLimit.windowMinutes} min)`,
-    );
-  }
+  const admitted = await admitWrite(deps, request);
+  if (admitted.kind === 'reject') return admitted.outcome;
+  const { input, origin, privileges, report } = admitted;
 
   // Cues are read only for allowlisted origins, so no other origin's outcome can depend on them.
   const cues = privileges.noveltyBypass
@@ -214,6 +166,83 @@ export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promi
       return report.store(current, decision.reason);
     }
   }
+}
+
+/** A write that passed every step before the gate, or the outcome that refused it. */
+export type Admission =
+  | { kind: 'reject'; outcome: WriteOutcome }
+  | {
+      kind: 'admitted';
+      input: Required<NewMemory>;
+      origin: OriginClass;
+      privileges: ReturnType<typeof privilegesFor>;
+      report: Reporter;
+    };
+
+/**
+ * The steps every write shares before its store call: origin from the envelope only, claims logged,
+ * secrets and invisible characters stripped before anything reads the text, privileges by origin (pinning
+ * and global visibility downgraded with a note), review state and the flood budget. Used by
+ * {@link writeMemory} and by `supersedeMemory`, so a replacement is protected exactly like a new memory.
+ */
+export async function admitWrite(deps: WriteDeps, request: WriteRequest): Promise<Admission> {
+  const { origin, reason: originReason } = explainOrigin(
+    request.envelope,
+    deps.policy.originConfig,
+  );
+  const report: Reporter = createReporter(deps, request, origin, originReason);
+  const refuse = async (reason: RejectReason, note: string): Promise<Admission> => ({
+    kind: 'reject',
+    outcome: await report.reject(reason, note),
+  });
+  await report.claims();
+
+  const clean = sanitiseRequest(request, report.notes);
+  if (clean.kind === 'reject') return refuse(clean.reason, clean.note);
+
+  const privileges = privilegesFor(origin);
+  let visibility = request.visibility ?? 'project';
+  if (visibility === 'global' && !privileges.promoteGlobal) {
+    visibility = 'project';
+    report.notes.push(`global visibility refused for origin ${origin}; stored in the project`);
+  }
+  const pinned = request.pinned === true && privileges.pin;
+  if (request.pinned === true && !pinned) {
+    report.notes.push(`pinning refused for origin ${origin}`);
+  }
+  let input: Required<NewMemory>;
+  try {
+    input = validateNewMemory({
+      content: clean.content,
+      projectKey: request.projectKey,
+      kind: request.kind,
+      tags: clean.tags,
+      visibility,
+      pinned,
+      origin,
+      originTool: clean.originTool,
+      sessionId: request.sessionId ?? null,
+      tainted: origin === 'agent_tainted',
+      quarantine: requiresReview(origin) ? 'pending' : 'none',
+      redactions: clean.redactions,
+    });
+  } catch (error) {
+    if (error instanceof Error && (error as { code?: unknown }).code === 'INVALID_INPUT') {
+      return refuse('invalid_input', error.message);
+    }
+    throw error;
+  }
+  if (input.quarantine === 'pending') report.notes.push('held for review (quarantine pending)');
+
+  const recent = await countRecentWrites(deps, input, origin);
+  if (recent !== undefined && !recent.allowed) {
+    return refuse(
+      'flood_budget',
+      `write budget for origin ${origin} spent (${recent.count} in ${deps.policy.floodLimit.windowMinutes} min)`,
+    );
+  }
+
+  return { kind: 'admitted', input, origin, privileges, report };
 }
 
 async function nearest(store: MemoryStore, input: Required<NewMemory>): Promise<GateCandidate[]> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MemoryError } from '../../core/errors.js';
 import { classifyOrigin } from '../../core/origin/classify-origin.js';
 import { isMoreTrusted, parseOriginClass } from '../../core/origin/origin-class.js';
+import { supersedeMemory } from '../../write/supersede-memory.js';
 import { writeDepsFrom } from '../../write/write-policy.js';
 import { agentChannel, claimsOf, describeWrite, originToolOf } from '../agent-write.js';
 import { visibleMemory, writableProject } from '../memory-access.js';
@@ -13,7 +14,6 @@ import {
   writableKindArg,
   writeReportSchema,
 } from '../schemas.js';
-import { supersedeAsAgent } from '../supersede-as-agent.js';
 import { defineTool } from '../tool.js';
 
 const DECLARED = ['id', 'content', 'kind', 'tags'] as const;
@@ -67,7 +67,7 @@ export const supersedeMemoryTool = defineTool({
         `Not replaced: untrusted content entered this session since the user's last message, so a memory written now (origin agent_tainted) cannot replace memory ${previous.id} (origin ${target}). Use remember to save the correction for the user's review, and tell the user.`,
       );
     }
-    const outcome = await supersedeAsAgent(deps, previous, {
+    const outcome = await supersedeMemory(deps, previous, {
       envelope: channel.envelope,
       content: args.content,
       projectKey,

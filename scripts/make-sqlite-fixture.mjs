@@ -175,6 +175,46 @@ if (version >= 2) {
   extra.claims = 1;
 }
 
+// v4: the injection ledger. Ids of memories that exist, one that was forgotten since (the ledger is
+// history and keeps it), two sessions, both events.
+const injections = [];
+if (version >= 4) {
+  tick(5);
+  const gone = await s.remember({
+    content: 'Temporary note, forgotten after it was injected.',
+    projectKey: alpha,
+    origin: 'user',
+  });
+  await s.recordInjection({
+    sessionId: 'session-fixture-4',
+    event: 'session-start',
+    source: 'startup',
+    projectKey: alpha,
+    memoryIds: [build.memory.id, gone.memory.id],
+    tokens: 142,
+  });
+  tick(1);
+  await s.forget(gone.memory.id);
+  await s.recordInjection({
+    sessionId: 'session-fixture-4',
+    event: 'prompt-recall',
+    source: null,
+    projectKey: alpha,
+    memoryIds: [busy.memory.id],
+    tokens: 61,
+  });
+  tick(1);
+  await s.recordInjection({
+    sessionId: 'session-fixture-5',
+    event: 'session-start',
+    source: 'compact',
+    projectKey: null,
+    memoryIds: [build.memory.id],
+    tokens: 50,
+  });
+  injections.push(...(await s.listInjections({ limit: 100 })));
+}
+
 const memories = [];
 for await (const record of s.exportMemories()) memories.push(record);
 await s.close();
@@ -196,6 +236,7 @@ const manifest = {
   ...(version >= 2
     ? { sessions: extra.sessions, counters: extra.counters, claims: extra.claims }
     : {}),
+  ...(version >= 4 ? { injections } : {}),
 };
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`wrote ${dbPath} and ${manifestPath}`);

@@ -5,6 +5,7 @@
  * core's `fuseRankings`; nothing of the production pipeline is re-implemented here. No arm records access, so a question never changes
  * what the next one sees.
  */
+import { RECALL_RRF_K } from '../../src/core/ranking/recall-fusion.js';
 import { fuseRankings } from '../../src/core/ranking/rrf.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { Reranker } from '../../src/ports/reranker.js';
@@ -109,7 +110,7 @@ export interface FusionOptions {
   vectorWeight: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { depth: 50, lexicalWeight: 1, vectorWeight: 1 };
+export const DEFAULT_FUSION: FusionOptions = { depth: 30, lexicalWeight: 1, vectorWeight: 1 };
 
 /**
  * Ablation (`--legs-rrf`): the lexical and vector legs fused with core's weighted RRF and nothing
@@ -121,7 +122,7 @@ export function legsRrfArm(model: string, label: string, options: FusionOptions)
   return {
     name: `legs-rrf:${label}`,
     description:
-      `store legs lexical+vector(${model}) depth ${options.depth}, core fuseRankings ` +
+      `store legs lexical+vector(${model}) depth ${options.depth}, core fuseRankings k ${RECALL_RRF_K} ` +
       `weights ${options.lexicalWeight}/${options.vectorWeight} (ablation)`,
     model,
     search: async (question, { storeFor, queryVectors }) => {
@@ -131,10 +132,13 @@ export function legsRrfArm(model: string, label: string, options: FusionOptions)
         conversation.store.searchLexical(question, filter),
         conversation.store.searchVector({ model, values: queryVectors.get(model)! }, filter),
       ]);
-      const fused = fuseRankings([
-        { signal: 'lexical', ids: lexical.map((h) => h.id), weight: options.lexicalWeight },
-        { signal: 'vector', ids: vector.map((h) => h.id), weight: options.vectorWeight },
-      ]);
+      const fused = fuseRankings(
+        [
+          { signal: 'lexical', ids: lexical.map((h) => h.id), weight: options.lexicalWeight },
+          { signal: 'vector', ids: vector.map((h) => h.id), weight: options.vectorWeight },
+        ],
+        { k: RECALL_RRF_K },
+      );
       return fused.slice(0, DEPTH).map((hit) => conversation.turnsOf.get(hit.id) ?? []);
     },
   };

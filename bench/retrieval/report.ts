@@ -26,8 +26,31 @@ export function breakdownTable(rows: readonly BreakdownRow[]): string {
   );
 }
 
+/** R@1, R@5, R@10, MRR@10; `-` for an empty set (e.g. held-out conversations that were not run). */
 export function metricCells(m: Metrics): string[] {
+  if (m.n === 0) return ['-', '-', '-', '-'];
   return [fixed3(m.r1), fixed3(m.r5), fixed3(m.r10), fixed3(m.mrr10)];
+}
+
+/**
+ * Every arm's R@10 / MRR@10 per category (the rows of `breakdown` whose label starts with `cat `), side
+ * by side: one row per arm, one column per category, its question count in the header.
+ */
+export function categoryTable(
+  results: readonly Pick<ArmResult, 'name' | 'rows'>[],
+  protocol: Protocol,
+): string {
+  const categories = (results[0]?.rows[protocol] ?? []).filter((r) => r.label.startsWith('cat '));
+  return table(
+    ['arm (R@10 / MRR@10)', ...categories.map((c) => `${c.label.slice(4)} (${c.metrics.n})`)],
+    results.map((r) => [
+      r.name,
+      ...categories.map((c) => {
+        const m = r.rows[protocol].find((row) => row.label === c.label)?.metrics ?? summarise([]);
+        return m.n === 0 ? '-' : `${fixed3(m.r10)} / ${fixed3(m.mrr10)}`;
+      }),
+    ]),
+  );
 }
 
 export interface ArmResult {
@@ -79,18 +102,16 @@ export function renderReport(input: ReportInput): string {
           const held = pick(r.rows[protocol], 'held-out');
           return [
             r.name,
-            fixed3(all.r1),
-            fixed3(all.r5),
-            fixed3(all.r10),
-            fixed3(all.mrr10),
-            fixed3(noAdv.r10),
-            fixed3(noAdv.mrr10),
-            fixed3(held.r10),
-            fixed3(held.mrr10),
+            ...metricCells(all),
+            ...metricCells(noAdv).slice(2),
+            ...metricCells(held).slice(2),
           ];
         }),
       ),
     );
+    out.push('');
+    out.push(`## ${protocol} protocol: per category, side by side`);
+    out.push(categoryTable(input.results, protocol));
     out.push('');
   }
   out.push('## query latency per arm (warm; search only, query vectors precomputed)');

@@ -51,6 +51,16 @@ describe('createProgram', () => {
     });
   });
 
+  it('parses ledger options with a default of 7 days and refuses a day count of 0', async () => {
+    expect(await parse('ledger')).toMatchObject({ name: 'ledger', options: { days: 7 } });
+    expect((await parse('ledger', '--session', 's1', '--days', '30', '--json')).options).toEqual({
+      session: 's1',
+      days: 30,
+      json: true,
+    });
+    expect(await parseError('ledger', '--days', '0')).toMatch(/--days <n>.*whole number/);
+  });
+
   it('accepts `-` as the remember text (stdin)', async () => {
     expect((await parse('remember', '-')).args).toEqual([['-']]);
   });
@@ -78,9 +88,33 @@ describe('createProgram', () => {
     [['forget', 'x'], 'forget', ['x']],
     [['export', '--out', 'f.jsonl'], 'export', []],
     [['import', '-'], 'import', ['-']],
+    [['import', './claude-code'], 'import', ['./claude-code']],
     [['demo', '--home', 'h'], 'demo', []],
   ])('dispatches %j to %s', async (argv, name, args) => {
     expect(await parse(...argv)).toMatchObject({ name, args });
+  });
+
+  it('parses `import claude-code` with its options, leaving `import <file>` to the export importer', async () => {
+    expect(
+      await parse(
+        'import',
+        'claude-code',
+        '--path',
+        'dir',
+        '--since',
+        '2026-08-01',
+        '-p',
+        'proj',
+        '--dry-run',
+        '--limit',
+        '5000',
+      ),
+    ).toMatchObject({
+      name: 'import claude-code',
+      args: [],
+      options: { path: 'dir', since: '2026-08-01', project: 'proj', dryRun: true, limit: 5000 },
+    });
+    expect((await parse('import', 'claude-code')).options).toEqual({});
   });
 
   it.each([
@@ -93,6 +127,8 @@ describe('createProgram', () => {
     [['list', '--all', '--project', 'p'], /cannot be used with/],
     [['remember'], /missing required argument 'text'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
+    [['import', 'claude-code', '--limit', '0'], /Give a whole number of at least 1/],
+    [['import', 'claude-code', 'extra'], /too many arguments for 'claude-code'/],
   ])('refuses %j with a usage message', async (argv, message) => {
     const stderr = await parseError(...argv);
     expect(stderr).toMatch(message);

@@ -10,12 +10,15 @@ import { Command, Option } from 'commander';
 import { MEMORY_KINDS } from '../core/memory.js';
 import type { CliContext } from './cli-context.js';
 import type { ReviewCliOptions } from './commands/approve.js';
+import type { ImportClaudeCodeCliOptions } from './commands/import-claude-code.js';
 import type { InstallCliOptions } from './commands/install.js';
+import type { LedgerCliOptions } from './commands/ledger.js';
 import type { ListCliOptions } from './commands/list.js';
 import type { RecallCliOptions } from './commands/recall.js';
 import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
-import { collect, collectChoice, parseLimit } from './options.js';
+import type { ServeCliOptions } from './commands/serve.js';
+import { collect, collectChoice, parseCount, parseDuration, parseLimit } from './options.js';
 
 /** What a parsed command line asks for. */
 export interface ParsedCommand {
@@ -75,6 +78,10 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .option('-n, --limit <n>', 'most hits to show (default from config: 10)', parseLimit)
     .option('-p, --project <dir>', 'the project to search (default: the current directory)')
     .option('--json', 'print JSON')
+    .option(
+      '--context',
+      'print the hits as a framed recall block (the same renderer the hooks and MCP use), for piping to an agent',
+    )
     .option(
       '--explain',
       "show each hit's per-signal ranks, factors (recency, heat, trust) and score",
@@ -243,6 +250,34 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     );
 
   program
+    .command('ledger')
+    .description(
+      'what session start and prompt recall injected, with token cost per session and day',
+    )
+    .option('--session <id>', 'only this Claude Code session')
+    .option('--days <n>', 'days to show, today included', parseLimit, 7)
+    .option('--json', 'print JSON')
+    .action((options: LedgerCliOptions) =>
+      on('ledger', [], options, async (ctx) => {
+        const { ledger } = await import('./commands/ledger.js');
+        await ledger(ctx, options);
+      }),
+    );
+
+  program
+    .command('doctor')
+    .description(
+      'check the install end to end and say how to fix what fails (exit 0 only when all pass)',
+    )
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      on('doctor', [], options, async (ctx) => {
+        const { doctor } = await import('./commands/doctor.js');
+        await doctor(ctx, options);
+      }),
+    );
+
+  program
     .command('export')
     .description('write every memory as JSON Lines (stdout by default)')
     .option('-o, --out <file>', 'write to this file instead (replaced atomically)')
@@ -253,16 +288,34 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       }),
     );
 
-  program
+  const importCmd = program
     .command('import')
     .description(
-      'import memories from a JSON Lines export; validates every line before writing any',
+      'import memories from a JSON Lines export; validates every line before writing any ' +
+        '(`import claude-code`: capture Claude Code transcripts)',
     )
-    .argument('<file>', 'the export file, or - for stdin')
+    .argument('<file>', 'the export file, or - for stdin (a file named claude-code: ./claude-code)')
     .action((file: string, options: object) =>
       on('import', [file], options, async (ctx) => {
         const { importCommand } = await import('./commands/import.js');
         await importCommand(ctx, file);
+      }),
+    );
+  importCmd
+    .command('claude-code')
+    .description(
+      'capture the tool calls of Claude Code transcripts as the live hooks would have ' +
+        '(idempotent, resumable; progress on stderr)',
+    )
+    .option('--path <dir>', 'the transcripts directory (default: ~/.claude/projects)')
+    .option('--since <date>', 'only tool calls answered at or after this ISO date')
+    .option('-p, --project <dir>', 'store everything in this project instead of each cwd')
+    .option('--dry-run', 'read and classify, write nothing (not even the resume state)')
+    .option('-n, --limit <lines>', 'stop after this many lines; run again to resume', parseCount)
+    .action((options: ImportClaudeCodeCliOptions) =>
+      on('import claude-code', [], options, async (ctx) => {
+        const { importClaudeCode } = await import('./commands/import-claude-code.js');
+        await importClaudeCode(ctx, options);
       }),
     );
 
@@ -280,8 +333,9 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
   program
     .command('hook')
     .description(
-      'Claude Code hook entry point (post-tool-use, post-tool-use-failure, pre-tool-use, ' +
-        'user-prompt-submit): reads the event JSON on stdin, always exits 0',
+      'Claude Code hook entry point (session-start, post-tool-use, post-tool-use-failure, ' +
+        'pre-tool-use, user-prompt-submit, pre-compact, session-end): reads the event JSON on stdin, ' +
+        'always exits 0',
     )
     .argument('<event>', 'the hook event, kebab-case')
     .action((event: string, options: object) =>
@@ -298,6 +352,28 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       on('mcp', [], options, async (ctx) => {
         const { mcp } = await import('./commands/mcp.js');
         await mcp(ctx);
+      }),
+    );
+
+  program
+    .command('serve')
+    .description(
+      'the resident engine (embeddings, spool drain, hybrid recall for hooks): starts it in the background',
+    )
+    .option('--foreground', 'run here until SIGTERM/SIGINT, a stop request or the idle timeout')
+    .option(
+      '--idle-exit <duration>',
+      'exit after this long without requests or work, e.g. 30s, 15m (0: never; default from config)',
+      parseDuration,
+    )
+    .addOption(
+      new Option('--status', "print the running engine's status").conflicts(['stop', 'foreground']),
+    )
+    .addOption(new Option('--stop', 'stop the running engine').conflicts('foreground'))
+    .action((options: ServeCliOptions) =>
+      on('serve', [], options, async (ctx) => {
+        const { serve } = await import('./commands/serve.js');
+        await serve(ctx, options);
       }),
     );
 

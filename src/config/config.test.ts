@@ -155,4 +155,50 @@ describe('loadConfig', () => {
     const home = homeWithConfig(JSON.stringify(content));
     expect(configError(() => loadConfig({ env: { MNEMO_HOME: home } }))).toMatch(message);
   });
+
+  it('reads the injection budgets, keeping the default of the one not given', () => {
+    expect(CONFIG_DEFAULTS.injection).toEqual({
+      sessionStartTokens: 1500,
+      promptTokens: 600,
+      proactiveLocal: false,
+    });
+    const home = homeWithConfig(JSON.stringify({ injection: { promptTokens: 0 } }));
+    expect(loadConfig({ env: { MNEMO_HOME: home } }).injection).toEqual({
+      sessionStartTokens: 1500,
+      promptTokens: 0,
+      proactiveLocal: false,
+    });
+  });
+
+  it('reads the proactive-local opt-in and refuses a non-boolean', () => {
+    const home = homeWithConfig(JSON.stringify({ injection: { proactiveLocal: true } }));
+    expect(loadConfig({ env: { MNEMO_HOME: home } }).injection.proactiveLocal).toBe(true);
+    const bad = homeWithConfig(JSON.stringify({ injection: { proactiveLocal: 'yes' } }));
+    expect(() => loadConfig({ env: { MNEMO_HOME: bad } })).toThrow(/injection.proactiveLocal/);
+  });
+
+  it.each([
+    [{ injection: { sessionStartTokens: 2401 } }, /Field "injection.sessionStartTokens"/],
+    [{ injection: { promptTokens: -1 } }, /Field "injection.promptTokens"/],
+    [{ injection: { promptTokens: 1.5 } }, /Field "injection.promptTokens"/],
+    [{ injection: { everything: true } }, /injection/],
+  ])('refuses the invalid injection setting %j and names the field', (content, message) => {
+    const home = homeWithConfig(JSON.stringify(content));
+    expect(configError(() => loadConfig({ env: { MNEMO_HOME: home } }))).toMatch(message);
+  });
+
+  it('lets MNEMO_ENGINE_AUTOSTART switch background engine starts off and on, and refuses other values', () => {
+    const home = homeWithConfig(JSON.stringify({ engine: { idleExitMinutes: 5 } }));
+    expect(loadConfig({ env: { MNEMO_HOME: home } }).engine).toEqual({
+      idleExitMinutes: 5,
+      autoStart: true,
+    });
+    expect(loadConfig({ env: { MNEMO_HOME: home, MNEMO_ENGINE_AUTOSTART: '0' } }).engine).toEqual({
+      idleExitMinutes: 5,
+      autoStart: false,
+    });
+    expect(() =>
+      loadConfig({ env: { MNEMO_HOME: home, MNEMO_ENGINE_AUTOSTART: 'maybe' } }),
+    ).toThrow(/MNEMO_ENGINE_AUTOSTART/);
+  });
 });

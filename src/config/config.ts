@@ -72,6 +72,20 @@ export const CONFIG_DEFAULTS = {
    * `mcpTools` or by built-in name (`Read`), and the minimum length of a capture's substance.
    */
   capture: { tools: {}, minChars: 12 },
+  /**
+   * Proactive injection budgets, in estimated tokens (core/budget.ts), frame included: the SessionStart
+   * pack and prompt-time recall (threat model R9). 0 turns that injection off. `proactiveLocal` also
+   * injects captures of local edits, reads and commands (core/privileges: an opt-in that never reaches
+   * network, unknown or tainted origins).
+   */
+  injection: { sessionStartTokens: 1500, promptTokens: 600, proactiveLocal: false },
+  /**
+   * The resident engine (`mnemo serve`): minutes without requests or pending work before it exits (0:
+   * never), and whether a hook that had to spool a capture starts it in the background.
+   */
+  engine: { idleExitMinutes: 15, autoStart: true },
+  /** The capture spool (`home/spool`): total bytes kept; past it a capture is refused and counted. */
+  spool: { maxBytes: 16 * 1024 * 1024 },
 } as const satisfies Omit<Config, 'home' | 'databasePath' | 'logFile'>;
 
 const floodSchema = z.strictObject({
@@ -81,6 +95,15 @@ const floodSchema = z.strictObject({
     .partialRecord(z.enum(TRUST_ORDER), z.int().min(0).max(1_000_000).nullable())
     .optional(),
 });
+
+/**
+ * Highest injection budget. Claude Code keeps at most 10,000 characters of hook context inline and spills
+ * the rest to a file (integration reference §1.3); `estimateTokens` charges at least one token per four
+ * characters, so 2,400 tokens always fit.
+ */
+export const MAX_INJECTION_TOKENS = 2400;
+
+const injectionTokens = z.int().min(0).max(MAX_INJECTION_TOKENS);
 
 const fileSchema = z.strictObject({
   databaseFile: z
@@ -109,6 +132,28 @@ const fileSchema = z.strictObject({
       minChars: z.int().min(0).max(10_000).optional(),
     })
     .optional(),
+  injection: z
+    .strictObject({
+      sessionStartTokens: injectionTokens.optional(),
+      promptTokens: injectionTokens.optional(),
+      proactiveLocal: z.boolean().optional(),
+    })
+    .optional(),
+  engine: z
+    .strictObject({
+      idleExitMinutes: z.int().min(0).max(10_080).optional(),
+      autoStart: z.boolean().optional(),
+    })
+    .optional(),
+  spool: z
+    .strictObject({
+      maxBytes: z
+        .int()
+        .min(65_536)
+        .max(1024 * 1024 * 1024)
+        .optional(),
+    })
+    .optional(),
 });
 
 /** What a config file may contain. */
@@ -133,6 +178,25 @@ export interface Config {
   detectors: DetectorMode;
   flood: FloodConfig;
   capture: CapturePolicyConfig;
+  injection: InjectionConfig;
+  engine: EngineConfig;
+  spool: { maxBytes: number };
+}
+
+/** The resident engine's lifecycle settings. */
+export interface EngineConfig {
+  /** Minutes without requests or pending work before `mnemo serve` exits; 0 keeps it running. */
+  idleExitMinutes: number;
+  /** A hook that spooled a capture starts `mnemo serve` in the background to drain it. */
+  autoStart: boolean;
+}
+
+/** Token budgets of proactive injection; 0 turns one off. */
+export interface InjectionConfig {
+  sessionStartTokens: number;
+  promptTokens: number;
+  /** Also inject `local_edit`, `local_read` and `local_exec` memories proactively. */
+  proactiveLocal: boolean;
 }
 
 export interface LoadConfigOptions {
@@ -185,6 +249,20 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       tools: { ...merged.capture.tools },
       minChars: merged.capture.minChars ?? CONFIG_DEFAULTS.capture.minChars,
     },
+    injection: {
+      sessionStartTokens:
+        merged.injection.sessionStartTokens ?? CONFIG_DEFAULTS.injection.sessionStartTokens,
+      promptTokens: merged.injection.promptTokens ?? CONFIG_DEFAULTS.injection.promptTokens,
+      proactiveLocal: merged.injection.proactiveLocal ?? CONFIG_DEFAULTS.injection.proactiveLocal,
+    },
+    engine: {
+      idleExitMinutes: merged.engine.idleExitMinutes ?? CONFIG_DEFAULTS.engine.idleExitMinutes,
+      autoStart:
+        envSwitch(env, 'MNEMO_ENGINE_AUTOSTART') ??
+        merged.engine.autoStart ??
+        CONFIG_DEFAULTS.engine.autoStart,
+    },
+    spool: { maxBytes: merged.spool.maxBytes ?? CONFIG_DEFAULTS.spool.maxBytes },
   };
 }
 
@@ -240,6 +318,22 @@ function readConfigFile(path: string): ConfigFile {
     );
   }
   return parsed.data;
+}
+
+/**
+ * An on/off environment variable (`1`/`true`/`on`, `0`/`false`/`off`); undefined when unset. Used for
+ * `MNEMO_ENGINE_AUTOSTART`, so a test run or a CI job can keep hooks and the MCP server from starting
+ * background engines without writing a config file.
+ */
+function envSwitch(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return undefined;
+  if (['1', 'true', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'off'].includes(raw)) return false;
+  throw new MemoryError(
+    'CONFIG_INVALID',
+    `Environment variable ${name}="${raw}" is invalid: use 1 or 0. Fix or unset it.`,
+  );
 }
 
 function readEnv(env: NodeJS.ProcessEnv): ConfigFile {

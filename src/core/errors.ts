@@ -14,7 +14,8 @@ export type MemoryErrorCode =
   | 'EMBEDDING_FAILED'
   | 'UNSUPPORTED'
   | 'TIMEOUT'
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  | 'CHECK_FAILED';
 
 export interface MemoryErrorOptions {
   cause?: unknown;

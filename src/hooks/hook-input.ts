@@ -99,6 +99,43 @@ export const userPromptSubmitInput = z
 /** A validated UserPromptSubmit payload. */
 export type UserPromptSubmitInput = z.infer<typeof userPromptSubmitInput>;
 
+/** PreCompact: the context is about to be compacted (`trigger` manual or auto). */
+export const preCompactInput = z
+  .looseObject({
+    ...base,
+    hook_event_name: z.literal('PreCompact'),
+    trigger: z.string().max(64).optional(),
+    // The text given to `/compact`; null or empty for an automatic compaction.
+    custom_instructions: z.string().max(100_000).nullable().optional(),
+  })
+  .superRefine(refuseClaims);
+/** A validated PreCompact payload. */
+export type PreCompactInput = z.infer<typeof preCompactInput>;
+
+/** SessionEnd: the session terminates (`reason` clear, resume, logout, prompt_input_exit, other…). */
+export const sessionEndInput = z
+  .looseObject({
+    ...base,
+    hook_event_name: z.literal('SessionEnd'),
+    reason: z.string().max(64).optional(),
+  })
+  .superRefine(refuseClaims);
+/** A validated SessionEnd payload. */
+export type SessionEndInput = z.infer<typeof sessionEndInput>;
+
+/** SessionStart: a session starts, resumes, or restarts after /clear or compaction. */
+export const sessionStartInput = z
+  .looseObject({
+    ...base,
+    hook_event_name: z.literal('SessionStart'),
+    // `startup`, `resume`, `clear`, `compact`, `fork`; kept open, since the host adds values (§1.10).
+    source: z.string().max(64).optional(),
+    model: z.string().max(256).optional(),
+  })
+  .superRefine(refuseClaims);
+/** A validated SessionStart payload. */
+export type SessionStartInput = z.infer<typeof sessionStartInput>;
+
 /**
  * Where a refused payload failed, as paths and issue codes only: zod messages and received values are
  * never logged, because they could echo payload text into the log.

@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
-import { type HookSpec, leadingSessionId, runHook, type RunHookOptions } from './run-hook.js';
+import type { Config } from '../config/config.js';
+import { MemoryError } from '../core/errors.js';
+import {
+  type HookSpec,
+  leadingSessionId,
+  runHook,
+  type RunHookOptions,
+  SPOOLING_HOOK_BUSY_TIMEOUT_MS,
+} from './run-hook.js';
 
 const tempDir = useTempDirs();
 
@@ -82,7 +90,7 @@ describe('runHook', () => {
     expect(await runHook(stuck, h.options)).toBe(0);
     expect(h.exits).toEqual([0]);
     expect(h.stdout()).toBe('');
-    expect(h.log()).toMatch(/hook deadline passed.*not stored.*later release.*"stage":"handle"/);
+    expect(h.log()).toMatch(/hook deadline passed; gave up.*was not stored.*"stage":"handle"/);
   });
 
   it('takes the deadline from MNEMO_HOOK_DEADLINE_MS and ignores values out of range', async () => {
@@ -141,6 +149,105 @@ describe('runHook', () => {
   });
 });
 
+describe('runHook spool fallback', () => {
+  function spoolable(handle: HookSpec<{ text: string }>['handle']) {
+    const spooled: unknown[] = [];
+    let started = 0;
+    const spec: HookSpec<{ text: string }> = {
+      name: 'capture',
+      schema: z.looseObject({ text: z.string() }),
+      handle,
+      spool: (input) => {
+        spooled.push(input);
+        return { spooled: true, file: 'f.jsonl', entries: 1 };
+      },
+    };
+    const startEngine = () => {
+      started += 1;
+      return Promise.resolve();
+    };
+    return { spec, spooled, startEngine, started: () => started };
+  }
+  const busy = () => Promise.reject(new MemoryError('STORE_BUSY', 'database is locked'));
+  const neverCalled = () => Promise.reject(new Error('the handler must not run'));
+
+  it('spools the event when the store is busy on open, starts the engine, exits 0 and prints nothing', async () => {
+    const s = spoolable(neverCalled);
+    const h = harness('{"text":"x"}', { openApp: busy, startEngine: s.startEngine });
+    expect(await runHook(s.spec, h.options)).toBe(0);
+    expect(s.spooled).toEqual([{ text: 'x' }]);
+    expect(h.stdout()).toBe('');
+    expect(h.codes).toEqual([0]);
+    expect(s.started()).toBe(1);
+    expect(h.log()).toContain('"msg":"capture.spooled","hook":"capture","trigger":"store_busy"');
+    expect(h.log()).not.toContain('hook failed');
+  });
+
+  it('spools when the handler meets a busy store', async () => {
+    const s = spoolable(busy);
+    const h = harness('{"text":"y"}', { startEngine: s.startEngine });
+    expect(await runHook(s.spec, h.options)).toBe(0);
+    expect(s.spooled).toEqual([{ text: 'y' }]);
+    expect(h.log()).toContain('"trigger":"store_busy"');
+  });
+
+  it('spools instead of starting a write when less time is left than a busy wait', async () => {
+    const s = spoolable(neverCalled);
+    const times = [0];
+    const h = harness('{"text":"z"}', {
+      deadlineMs: 1500,
+      now: () => times.shift() ?? 1500 - SPOOLING_HOOK_BUSY_TIMEOUT_MS,
+      startEngine: s.startEngine,
+    });
+    expect(await runHook(s.spec, h.options)).toBe(0);
+    expect(s.spooled).toEqual([{ text: 'z' }]);
+    expect(h.log()).toContain('"trigger":"deadline_near"');
+  });
+
+  it('spools at the deadline when the store never answers', async () => {
+    const s = spoolable(neverCalled);
+    const h = harness('{"text":"late"}', {
+      deadlineMs: 50,
+      openApp: () => new Promise<never>(() => undefined),
+      startEngine: s.startEngine,
+    });
+    expect(await runHook(s.spec, h.options)).toBe(0);
+    expect(h.exits).toEqual([0]);
+    expect(s.spooled).toEqual([{ text: 'late' }]);
+    expect(h.log()).toMatch(/"trigger":"deadline".*the event was spooled for the engine/s);
+  });
+
+  it('does not spool for a store that is corrupt rather than busy', async () => {
+    const s = spoolable(neverCalled);
+    const h = harness('{"text":"x"}', {
+      openApp: () => Promise.reject(new MemoryError('STORE_CORRUPT', 'not a database')),
+      startEngine: s.startEngine,
+    });
+    expect(await runHook(s.spec, h.options)).toBe(0);
+    expect(s.spooled).toEqual([]);
+    expect(s.started()).toBe(0);
+    expect(h.log()).toMatch(
+      /hook failed; exited 0 without output.*"stage":"open","code":"STORE_CORRUPT"/,
+    );
+  });
+
+  it('gives a hook that can spool a short busy timeout, and other hooks the usual one', async () => {
+    const seen: number[] = [];
+    const record = (config: Config) => {
+      seen.push(config.busyTimeoutMs);
+      return Promise.reject(new MemoryError('STORE_UNAVAILABLE', 'cannot open'));
+    };
+    const s = spoolable(neverCalled);
+    await runHook(
+      s.spec,
+      harness('{"text":"x"}', { openApp: record, startEngine: s.startEngine }).options,
+    );
+    await runHook(echo, harness('{"text":"x"}', { openApp: record }).options);
+    expect(seen).toEqual([SPOOLING_HOOK_BUSY_TIMEOUT_MS, 1000]);
+    expect(s.spooled).toHaveLength(1);
+  });
+});
+
 describe('leadingSessionId', () => {
   it('reads the session id only when it opens the object', () => {
     expect(leadingSessionId(Buffer.from(' {"session_id":"abc-1","x":[[['))).toBe('abc-1');
@@ -173,7 +280,11 @@ describe('the hook import graph', () => {
         if (!spec.startsWith('.')) continue;
         const target = new URL(spec.replace(/\.js$/, '.ts'), new URL(file, root)).pathname;
         const relative = target.slice(new URL(root).pathname.length);
-        if (relative.startsWith('embed/')) bad.push(`${file} → ${spec}`);
+        // The hash embedder is model-free arithmetic (retrieve's MMR uses it); every other embed/ file
+        // may load a model.
+        if (relative.startsWith('embed/') && relative !== 'embed/hash-embedder.ts') {
+          bad.push(`${file} → ${spec}`);
+        }
         queue.push(relative);
       }
     }

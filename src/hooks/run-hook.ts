@@ -6,6 +6,11 @@
  * the session (exit 2 would), never prints an error to stdout, and never loads an embedding model.
  *
  * Handlers are `(input, app) => Promise<{ stdout?: string }>` and have no `process` access.
+ *
+ * A spec with a `spool` fallback (the capture hooks) never loses its event to a busy store: when opening
+ * or handling fails with STORE_BUSY or STORE_UNAVAILABLE, when too little time is left to start a write,
+ * or when the deadline passes during open or handle, the validated input goes to the durable spool
+ * (src/spool) and the resident engine applies it later through the same write path.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,6 +21,15 @@ import type { App } from '../app/open-app.js';
 import { type Config, loadConfig } from '../config/config.js';
 import { isMemoryError } from '../core/errors.js';
 import { createLogger, type Logger } from '../log/log.js';
+import {
+  deadlineTooClose,
+  outOfReach,
+  spoolAndLog,
+  type SpoolContext,
+  type SpoolOutcome,
+  type SpoolTrigger,
+  startEngineAfterSpool,
+} from '../spool/spool-fallback.js';
 import { parseBoundedJson, readCapped } from './bounded-json.js';
 import { describeIssues } from './hook-input.js';
 
@@ -35,6 +49,13 @@ export interface HookSpec<T> {
    * tool result still taints its session). Receives the raw object; must not trust it.
    */
   readonly onRefused?: (raw: Record<string, unknown>, app: App) => Promise<void>;
+  /**
+   * Writes a valid input to the durable spool when the store is out of reach in time. Synchronous (it
+   * may run at the deadline), without the app; it must redact before anything touches the disk.
+   */
+  readonly spool?: (input: T, ctx: SpoolContext) => SpoolOutcome;
+  /** The same for a refused payload (`onRefused`'s fail-closed effects, replayed by the drain). */
+  readonly spoolRefused?: (raw: Record<string, unknown>, ctx: SpoolContext) => SpoolOutcome;
 }
 
 /** The process seams, each with a production default. */
@@ -49,6 +70,10 @@ export interface RunHookOptions {
   /** Opens the app for a resolved config. Default: the composition root, with a hook-sized busy timeout. */
   openApp?: (config: Config, log: Logger) => Promise<App>;
   deadlineMs?: number;
+  /** Milliseconds clock for the time left before the deadline. Default `Date.now`. */
+  now?: () => number;
+  /** Starts the engine after a capture was spooled. Default: `startEngineAfterSpool`. */
+  startEngine?: (config: Config, log: Logger) => Promise<void>;
   maxInputBytes?: number;
   maxDepth?: number;
 }
@@ -64,6 +89,11 @@ export const HOOK_DEADLINE_MS = 1500;
  * during the wait; keeping it below the deadline keeps the deadline honest.
  */
 export const HOOK_BUSY_TIMEOUT_MS = 1000;
+/**
+ * The busy wait of a hook that can spool: it has somewhere to put the event, so it waits only about as
+ * long as a burst of concurrent hook writes takes (each a few ms) before spooling instead.
+ */
+export const SPOOLING_HOOK_BUSY_TIMEOUT_MS = 250;
 
 type Stage = 'read' | 'parse' | 'validate' | 'open' | 'handle' | 'write' | 'close';
 
@@ -135,8 +165,47 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
     });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const deadlineMs = options.deadlineMs ?? deadlineFromEnv(env) ?? HOOK_DEADLINE_MS;
+  const now = options.now ?? Date.now;
+  const startedAt = now();
   let stage: Stage = 'read';
   let log: Logger | undefined;
+  // What the spool fallback would write, once known; spooling is attempted at most once.
+  let pending: { input: T } | { raw: Record<string, unknown> } | undefined;
+  let spoolCtx: SpoolContext | undefined;
+  let spoolTried = false;
+
+  /** Spools `pending` when the spec can; true when the event is accounted for (spooled or refused). */
+  const spoolNow = (trigger: SpoolTrigger): boolean => {
+    const event = pending;
+    const ctx = spoolCtx;
+    if (spoolTried || event === undefined || ctx === undefined) return false;
+    const { spool, spoolRefused } = spec;
+    let run: (() => SpoolOutcome) | undefined;
+    if ('input' in event) {
+      if (spool !== undefined) run = () => spool(event.input, ctx);
+    } else if (spoolRefused !== undefined) {
+      run = () => spoolRefused(event.raw, ctx);
+    }
+    if (run === undefined) return false;
+    spoolTried = true;
+    return spoolAndLog(spec.name, trigger, ctx.log, run);
+  };
+  /** Spools after `error` when it means the store is out of reach; then starts the engine to drain it. */
+  const fallBack = async (error: unknown, config: Config, logger: Logger): Promise<boolean> => {
+    const trigger = outOfReach(error);
+    if (trigger === undefined || !spoolNow(trigger)) return false;
+    logger.debug('store out of reach', { hook: spec.name, stage, ...errorFields(error) });
+    await (options.startEngine ?? startEngineAfterSpool)(config, logger);
+    return true;
+  };
+  const canSpool = spec.spool !== undefined || spec.spoolRefused !== undefined;
+  const busyTimeoutOf = (config: Config): number =>
+    Math.min(config.busyTimeoutMs, canSpool ? SPOOLING_HOOK_BUSY_TIMEOUT_MS : HOOK_BUSY_TIMEOUT_MS);
+  const openFor = (config: Config, logger: Logger): Promise<App> =>
+    (options.openApp ?? defaultOpenApp)(
+      { ...config, busyTimeoutMs: busyTimeoutOf(config) },
+      logger,
+    );
 
   const work = async (): Promise<void> => {
     const input = await readCapped(
@@ -145,6 +214,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
     );
     const resolved = hookLogger(env);
     log = resolved.log;
+    if (resolved.config !== undefined) spoolCtx = { config: resolved.config, log };
     if (resolved.config === undefined) {
       log.error('hook skipped: the config could not be loaded (run any mnemo command to see why)', {
         hook: spec.name,
@@ -173,11 +243,22 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       // Fail closed on what we could not parse: the refusal is counted and, when the envelope's leading
       // session id is readable, its session is tainted like any other refused tool result.
       const sessionId = leadingSessionId(input.bytes);
+      pending = { raw: sessionId === undefined ? {} : { session_id: sessionId } };
       stage = 'open';
-      const app = await (options.openApp ?? defaultOpenApp)(resolved.config, log);
+      let refusedApp: App;
+      try {
+        refusedApp = await openFor(resolved.config, log);
+      } catch (error) {
+        if (await fallBack(error, resolved.config, log)) return;
+        throw error;
+      }
+      const app = refusedApp;
       try {
         stage = 'handle';
         await spec.onRefused(sessionId === undefined ? {} : { session_id: sessionId }, app);
+      } catch (error) {
+        if (await fallBack(error, resolved.config, log)) return;
+        throw error;
       } finally {
         await app.close();
       }
@@ -193,12 +274,27 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       });
       if (spec.onRefused === undefined) return;
     }
+    pending = valid.success ? { input: valid.data } : { raw: parsed.value };
     stage = 'open';
-    const app = await (options.openApp ?? defaultOpenApp)(resolved.config, log);
+    let opened: App;
+    try {
+      opened = await openFor(resolved.config, log);
+    } catch (error) {
+      if (await fallBack(error, resolved.config, log)) return;
+      throw error;
+    }
+    const app = opened;
     try {
       if (!valid.success) {
         stage = 'handle';
         await spec.onRefused?.(parsed.value, app);
+        return;
+      }
+      if (
+        deadlineTooClose(deadlineMs - (now() - startedAt), busyTimeoutOf(resolved.config)) &&
+        spoolNow('deadline_near')
+      ) {
+        await (options.startEngine ?? startEngineAfterSpool)(resolved.config, log);
         return;
       }
       stage = 'handle';
@@ -207,6 +303,9 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       if (result.stdout !== undefined && result.stdout.length > 0) {
         (options.stdout ?? process.stdout).write(result.stdout);
       }
+    } catch (error) {
+      if (await fallBack(error, resolved.config, log)) return;
+      throw error;
     } finally {
       // Keep the stage that failed in the log; only a failing close reports 'close'.
       const reached = stage;
@@ -223,9 +322,14 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
   try {
     const outcome = await Promise.race([work().then(() => 'done' as const), deadline]);
     if (outcome === 'deadline') {
+      // Still opening or handling: the store did not answer in time, so the event goes to the spool.
+      const reached = stage as Stage;
+      const spooled = (reached === 'open' || reached === 'handle') && spoolNow('deadline');
       (log ?? hookLogger(env).log).warn(
-        'hook deadline passed; gave up and exited 0. Anything this event would have captured was ' +
-          'not stored (a spool for late captures arrives with a later release)',
+        spooled
+          ? 'hook deadline passed; the event was spooled for the engine and the hook exited 0'
+          : 'hook deadline passed; gave up and exited 0. Anything this event would have captured ' +
+              'was not stored',
         { hook: spec.name, stage, deadlineMs },
       );
       setExitCode(0);

@@ -89,6 +89,37 @@ describe('retrieve', () => {
     expect(hits[0]?.ranks.identifier).toBe(1);
   });
 
+  it('runs the identifier leg for plain words only while the word index is short of the depth', async () => {
+    await put({ content: 'The SqliteMemoryStore keeps one file per home' });
+    await put({ content: 'memory notes about the store' });
+    await put({ content: 'the store is a memory of decisions' });
+    const identifier = async (query: string, depth: number) =>
+      (await retrieveDetailed(deps(), { query, scope: here, limit: 1, depth })).legs.find(
+        (l) => l.name === 'identifier',
+      );
+    // Two word matches fill a depth of 2: the substring search is not needed.
+    expect(await identifier('memory store', 2)).toMatchObject({
+      ran: false,
+      skipped: 'plain words, and the word index filled the depth',
+    });
+    // With room left it runs, and finds the identifier the word index cannot split.
+    const roomy = await retrieveDetailed(deps(), {
+      query: 'memory store',
+      scope: here,
+      limit: 3,
+      depth: 10,
+    });
+    expect(roomy.legs.find((l) => l.name === 'identifier')).toMatchObject({ ran: true });
+    const split = roomy.hits.find((h) => h.memory.content.startsWith('The SqliteMemoryStore'));
+    expect(split?.ranks.identifier).toBeGreaterThan(0);
+    expect(split?.ranks.lexical).toBeUndefined();
+    // A code term always runs it.
+    expect(await identifier('SqliteMemoryStore memory store', 2)).toMatchObject({
+      ran: true,
+      weight: 1,
+    });
+  });
+
   it('skips the vector leg without an embedder and never meets vectors of another model', async () => {
     await seed();
     const noEmbedder = await retrieveDetailed(

@@ -11,6 +11,7 @@ import { MemoryError } from '../core/errors.js';
 import type { Memory, MemoryId } from '../core/memory.js';
 import type { TrustBand } from '../core/origin/origin-class.js';
 import { mmrRerank } from '../core/ranking/mmr.js';
+import { RECALL_RRF_K } from '../core/ranking/recall-fusion.js';
 import { fuseRankings, type RankedList } from '../core/ranking/rrf.js';
 import { rankHits, type ScoredHit, type ScoreFactors } from '../core/ranking/score.js';
 import { hashEmbed } from '../embed/hash-embedder.js';
@@ -83,29 +84,25 @@ export interface RetrieveReport {
   mmr: boolean;
 }
 
-/**
- * Recency floor for recall (core's default is 0.8). RRF gaps between neighbouring top ranks are ~1.6 %
- * (1/61 vs 1/62), so a 20 % recency swing sorted single-leg results by age: on LoCoMo 0-4 (strict) the
- * lexical leg alone has R@1 0.343 but went to 0.107 through retrieve(). 0.95 keeps age a tie-breaker
- * worth about three places at the top (docs/retrieval.md, Measurements).
- */
-export const RECALL_RECENCY_FLOOR = 0.95;
-
 /** Candidates the cross-encoder scores: its cost is one model call per pair. */
 export const RERANK_WINDOW = 30;
 /**
- * RRF weight of the cross-encoder's order: as much as the lexical and vector legs together, because it
- * reads query and memory jointly, the strongest relevance evidence available. It cannot overrule trust:
- * the trust factor multiplies the fused score after it. Not measured here (no real cross-encoder is
- * reachable); see docs/retrieval.md.
+ * RRF weight of the cross-encoder's order: twice the lexical leg, because it reads query and memory
+ * jointly, the strongest relevance evidence available. It cannot overrule trust: the trust factor
+ * multiplies the fused score after it. Not measured here (no real cross-encoder is reachable); see
+ * docs/retrieval.md.
  */
 export const RERANK_WEIGHT = 2;
 /** Dimensions of the lexical vectors MMR compares candidates with (no model needed). */
 export const MMR_HASH_DIMS = 256;
 
-/** Candidates asked from each leg for a result of `limit`: enough for fusion to find agreement. */
+/**
+ * Candidates asked from each leg for a result of `limit`: enough for fusion to find agreement. 30 for
+ * the usual limit of 10: on LoCoMo 0–4 (`npm run bench:sweep`) depths 30 and 50 scored the same
+ * (R@10 0.814 both, MRR@10 0.476 / 0.478), and every leg costs more per candidate on a large store.
+ */
 export function candidateDepth(limit: number): number {
-  return Math.min(MAX_LIMIT, Math.max(50, limit * 3));
+  return Math.min(MAX_LIMIT, Math.max(30, limit * 3));
 }
 
 /** Returns at most `limit` memories in scope that match `query`, best first. See `retrieveDetailed`. */
@@ -138,7 +135,7 @@ export async function retrieveDetailed(
   );
   const options = { ...request.filters, scope: request.scope, limit: depth };
   const { lists, reports } = await runLegs(deps, query, options);
-  let fused = fuseRankings(lists);
+  let fused = fuseRankings(lists, { k: RECALL_RRF_K });
   const memories = await deps.store.getMemories(fused.map((hit) => hit.id));
   // Defence in depth for R4: whatever a backend returns, nothing outside the scope is ranked.
   const byId = new Map<MemoryId, Memory>(
@@ -146,16 +143,13 @@ export async function retrieveDetailed(
   );
   const now = deps.clock.now().getTime();
   const rank = (): ScoredHit[] =>
-    rankHits(fused, byId, {
-      now,
-      recency: { floor: RECALL_RECENCY_FLOOR },
-      trustOf: (memory) => trustFactorOf(memory.origin),
-    });
+    // Recency and heat are bounded tie-breakers inside rankHits (core/ranking/score.ts).
+    rankHits(fused, byId, { now, trustOf: (memory) => trustFactorOf(memory.origin) });
   let scored = rank();
 
   const rerank = await rerankStep(deps.reranker, query, scored, byId, lists);
   if (rerank.list !== undefined) {
-    fused = fuseRankings([...lists, rerank.list]);
+    fused = fuseRankings([...lists, rerank.list], { k: RECALL_RRF_K });
     scored = rank();
   }
   const useMmr = request.mmr !== undefined && request.mmr !== false;

@@ -7,9 +7,10 @@ import { parseOriginClass, type TrustBand, trustBand } from '../core/origin/orig
 import { MIN_TRUST_FACTOR } from '../core/ranking/score.js';
 
 /**
- * Band → factor. `untrusted` sits at `MIN_TRUST_FACTOR` (0.5): with RRF k = 60, an untrusted memory
- * ranked first by every leg (3/61 ≈ 0.049 → 0.025) loses to a trusted one ranked second by two legs
- * (2/62 ≈ 0.032), and Cortex's calibration found a factor ≤ 0.7 necessary for the poisoning cases. `low`
+ * Band → factor. `untrusted` sits at `MIN_TRUST_FACTOR` (0.5): with recall's RRF k = 10, an untrusted
+ * memory ranked first by some legs (1/11 each, halved) loses to a trusted one that the same legs rank
+ * anywhere in their top 11 (1/21 or more each), and Cortex's calibration found a factor ≤ 0.7 necessary
+ * for the poisoning cases. Recency and heat cannot undo that: together they move a score by about 2 %. `low`
  * (third-party files, command output) keeps 0.75; `medium` (the agent, its own edits) 0.9: a small
  * preference for what a person said.
  */

@@ -50,6 +50,8 @@ export interface MemoryFilter {
   includeSuperseded?: boolean;
   /** Only memories in one of these review states. Omitted: every state except `rejected`. */
   quarantine?: readonly QuarantineState[];
+  /** Only pinned (`true`) or only unpinned (`false`) memories. Omitted: both. */
+  pinned?: boolean;
 }
 
 export interface SearchOptions extends MemoryFilter {
@@ -137,6 +139,41 @@ export interface CounterRow {
   day: string;
   name: string;
   value: number;
+}
+
+/** The events that push memory into a session without being asked (threat model R9). */
+export type InjectionEvent = 'session-start' | 'prompt-recall';
+
+/** One proactive injection, as the injecting hook reports it. */
+export interface NewInjection {
+  /** The Claude Code session the memories were injected into. */
+  sessionId: string;
+  event: InjectionEvent;
+  /** SessionStart's `source` (`startup`, `resume`, `clear`, `compact`); null for prompt recall. */
+  source: string | null;
+  /** The session's canonical project key, or null when none resolved (global memories only). */
+  projectKey: string | null;
+  /** The injected memories in the order they were rendered; at least one. */
+  memoryIds: readonly MemoryId[];
+  /** Estimated tokens of the emitted text (`estimateTokens` of core/budget.ts). */
+  tokens: number;
+}
+
+/** A row of the injection ledger. */
+export interface InjectionRecord extends NewInjection {
+  /** Increasing with every recorded injection. */
+  seq: number;
+  /** ISO-8601 time the injection was recorded. */
+  at: string;
+  memoryIds: MemoryId[];
+}
+
+export interface InjectionQuery {
+  /** Only this session's injections. */
+  sessionId?: string;
+  /** Only injections recorded at or after this ISO-8601 time. */
+  since?: string;
+  limit: number;
 }
 
 export interface StoreStats {
@@ -271,6 +308,25 @@ export interface MemoryStore {
 
   /** Counter rows from `sinceDay` (YYYY-MM-DD) on, oldest first. */
   readCounters(sinceDay: string): Promise<CounterRow[]>;
+
+  /**
+   * Appends one row to the injection ledger and returns it. Touches no memory: an injection is not a
+   * use, so access counts, last access and heat stay as they are (only explicit recall heats). Throws
+   * INVALID_INPUT for an empty session id, an unknown event, no ids or a malformed id, a bad token count.
+   */
+  recordInjection(entry: NewInjection): Promise<InjectionRecord>;
+
+  /** Ledger rows matching the query, newest first. Throws INVALID_INPUT for a bad `since`. */
+  listInjections(query: InjectionQuery): Promise<InjectionRecord[]>;
+
+  /** Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. */
+  injectedIds(sessionId: string): Promise<MemoryId[]>;
+
+  /**
+   * Self-check for `mnemo doctor`: page integrity, the lexical indexes against the table, vectors
+   * against live rows, the audit hash chain. One line per problem; `[]` when healthy. Reads only.
+   */
+  checkIntegrity(): Promise<string[]>;
 
   close(): Promise<void>;
 }

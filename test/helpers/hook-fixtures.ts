@@ -16,6 +16,11 @@ export const HOOK_TEST_ENV: NodeJS.ProcessEnv = { MNEMO_HOOK_DEADLINE_MS: '60000
 /** The recorded hook payloads in test/fixtures/hooks. */
 export type HookFixtureName =
   | 'user-prompt-submit'
+  | 'user-prompt-submit.follow-up'
+  | 'session-start.startup'
+  | 'session-start.resume'
+  | 'session-start.clear'
+  | 'session-start.compact'
   | 'post-tool-use-webfetch'
   | 'post-tool-use-bash'
   | 'post-tool-use-bash-pass'
@@ -24,7 +29,11 @@ export type HookFixtureName =
   | 'post-tool-use-read'
   | 'post-tool-use-mcp'
   | 'post-tool-use-failure-bash'
-  | 'pre-tool-use-remember';
+  | 'pre-tool-use-remember'
+  | 'pre-compact.manual'
+  | 'pre-compact.auto'
+  | 'session-end.exit'
+  | 'session-end.clear';
 
 /**
  * A recorded payload re-rooted at `cwd` (paths under the recorded project move with it), optionally with

@@ -81,6 +81,8 @@ export function useTestHomes(): () => TestHome {
       MNEMO_HOME: home,
       // Keep lock tests quick; the locked-store test sets its own value.
       MNEMO_BUSY_TIMEOUT_MS: '2000',
+      // No background engines outlive a test; the engine and spool tests opt back in.
+      MNEMO_ENGINE_AUTOSTART: '0',
     };
     return {
       home,

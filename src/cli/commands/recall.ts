@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+
 import type { App } from '../../app/open-app.js';
 import { isMemoryError, MemoryError } from '../../core/errors.js';
 import type { MemoryKind } from '../../core/memory.js';
+import { renderMemories } from '../../core/render/render-memories.js';
+import { toRenderItem } from '../../mcp/render-for-model.js';
 import type { Embedder } from '../../ports/embedder.js';
 import { embedPending } from '../../retrieval/embed-pending.js';
 import { type RankedHit, retrieveDetailed, type RetrieveReport } from '../../retrieval/retrieve.js';
@@ -14,6 +18,7 @@ export interface RecallCliOptions {
   limit?: number;
   project?: string;
   json?: boolean;
+  context?: boolean;
   explain?: boolean;
   kind?: MemoryKind[];
   tag?: string[];
@@ -79,6 +84,17 @@ export async function recall(
         ? { query, scope, hits, explain: explainBody(report) }
         : { query, scope, hits };
     await writeOut(ctx.io.stdout, `${JSON.stringify(body, null, 2)}\n`);
+    return;
+  }
+  if (options.context === true) {
+    // For a model: the one renderer, a fresh nonce, nothing outside the frame (threat model R3).
+    const items = hits.map((hit) => toRenderItem(hit.memory));
+    const framed = renderMemories(items, {
+      nonce: randomBytes(16).toString('hex'),
+      title: 'recall',
+      now: app.clock.now().toISOString(),
+    });
+    await writeOut(ctx.io.stdout, framed === '' ? '' : `${framed}\n`);
     return;
   }
   let text = options.explain === true ? explainHeader(report) : '';

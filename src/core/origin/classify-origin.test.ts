@@ -39,6 +39,24 @@ describe('classifyOrigin: channels', () => {
     }
   });
 
+  it('classes a derived memory as the least trusted of its sources (W10)', () => {
+    const derived = (sources: unknown) =>
+      explainOrigin(
+        { channel: 'derived', sources } as unknown as OriginEnvelope,
+        EMPTY_ORIGIN_CONFIG,
+      );
+    expect(derived(['user', 'local_edit', 'agent'])).toEqual({
+      origin: 'local_edit',
+      reason: 'derived_least_trusted',
+    });
+    expect(derived(['user'])).toEqual({ origin: 'user', reason: 'derived_least_trusted' });
+    expect(derived(['user', 'network']).origin).toBe('network');
+    // No sources, or a source outside the vocabulary, vouches for nothing.
+    expect(derived([]).origin).toBe('unknown');
+    expect(derived(['user', 'admin']).origin).toBe('unknown');
+    expect(derived('user')).toEqual({ origin: 'unknown', reason: 'invalid_envelope' });
+  });
+
   it('classes malformed envelopes as unknown', () => {
     for (const envelope of [
       null,

@@ -3,7 +3,7 @@
  * through (hook event, tool name, MCP server, CLI) and deliberately has no field for the text itself: no
  * payload can influence the class, which is the product's central security property.
  */
-import { leastTrusted, type OriginClass } from './origin-class.js';
+import { leastTrusted, type OriginClass, parseOriginClass } from './origin-class.js';
 import { builtinToolClass, parseToolName } from './tool-names.js';
 
 /**
@@ -15,7 +15,13 @@ export type OriginEnvelope =
   | { channel: 'web' }
   | { channel: 'user_prompt' }
   | { channel: 'mcp_remember'; tainted: boolean }
-  | { channel: 'tool'; toolName: string };
+  | { channel: 'tool'; toolName: string }
+  /**
+   * A memory mnemo derived from other text (a session checkpoint): its class is the least trusted of
+   * `sources` (threat model W10), so deriving never raises trust. No sources, or a malformed list, is
+   * `unknown`.
+   */
+  | { channel: 'derived'; sources: readonly OriginClass[] };
 
 /** The channel names of {@link OriginEnvelope}. */
 export type Channel = OriginEnvelope['channel'];
@@ -53,6 +59,7 @@ export type OriginReason =
   | 'human_channel'
   | 'remember_untainted'
   | 'remember_tainted'
+  | 'derived_least_trusted'
   | 'builtin_tool'
   | 'unrecognised_tool'
   | 'invalid_tool_name'
@@ -138,6 +145,15 @@ export function explainOrigin(envelope: OriginEnvelope, config: OriginConfig): O
         : { origin: 'agent_tainted', reason: 'remember_tainted' };
     case 'tool':
       return explainTool(value['toolName'], config ?? EMPTY_ORIGIN_CONFIG);
+    case 'derived': {
+      const sources = value['sources'];
+      if (!Array.isArray(sources)) return { origin: 'unknown', reason: 'invalid_envelope' };
+      // parseOriginClass: a value outside the vocabulary counts as `unknown`, never as a guess.
+      return {
+        origin: leastTrusted(sources.map((source) => parseOriginClass(source))),
+        reason: 'derived_least_trusted',
+      };
+    }
     default:
       return { origin: 'unknown', reason: 'invalid_envelope' };
   }

@@ -115,6 +115,14 @@ describe('heatFactor', () => {
     expect(heatFactor(Number.NaN)).toBe(1);
   });
 
+  it('caps the boost at the span a caller gives, within HEAT_BOOST_MAX', () => {
+    expect(heatFactor(HEAT_MAX, 0.01)).toBeLessThan(1.01);
+    expect(heatFactor(HEAT_MAX, 0.01)).toBeGreaterThan(1);
+    expect(heatFactor(HEAT_MAX, 0)).toBe(1);
+    expect(heatFactor(HEAT_MAX, 99)).toBe(heatFactor(HEAT_MAX));
+    expect(heatFactor(HEAT_MAX, Number.NaN)).toBe(1);
+  });
+
   it('does not fall as heat rises', () => {
     fc.assert(
       fc.property(

@@ -76,13 +76,15 @@ export function nextHeatOnUse(
 }
 
 /**
- * Score multiplier for a heat value: `1 + HEAT_BOOST_MAX × h / (h + HEAT_HALF_SATURATION)`, in
- * [1, 1 + HEAT_BOOST_MAX). Saturating, so heat separates used from unused memories but cannot let a
- * habitually used memory outrank one that the retrieval legs clearly prefer.
+ * Score multiplier for a heat value: `1 + boostMax × h / (h + HEAT_HALF_SATURATION)`, in
+ * [1, 1 + boostMax). Saturating, so heat separates used from unused memories but cannot let a
+ * habitually used memory outrank one that the retrieval legs clearly prefer. `boostMax` defaults to
+ * `HEAT_BOOST_MAX` (the session pack's ordering); recall passes its much smaller tie-break span
+ * (`score.ts`). It is clamped to [0, HEAT_BOOST_MAX].
  */
-export function heatFactor(heat: number): number {
+export function heatFactor(heat: number, boostMax: number = HEAT_BOOST_MAX): number {
   const h = clamp(heat, 0, HEAT_MAX);
-  return 1 + (HEAT_BOOST_MAX * h) / (h + HEAT_HALF_SATURATION);
+  return 1 + (clamp(boostMax, 0, HEAT_BOOST_MAX) * h) / (h + HEAT_HALF_SATURATION);
 }
 
 function lastTouch(memory: HeatSubject): number | undefined {

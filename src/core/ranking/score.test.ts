@@ -1,11 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { HEAT_BOOST_MAX, HEAT_MAX } from './heat.js';
+import { HEAT_MAX } from './heat.js';
 import { MS_PER_DAY } from './iso-time.js';
-import { RECENCY_FLOOR } from './recency.js';
 import { type FusedHit, fuseRankings } from './rrf.js';
-import { MIN_TRUST_FACTOR, rankHits, scoreHit, type ScoreSubject } from './score.js';
+import {
+  CLEAR_LEAD,
+  MIN_TRUST_FACTOR,
+  rankHits,
+  RECALL_HEAT_SPAN,
+  RECALL_RECENCY_SPAN,
+  scoreHit,
+  type ScoreSubject,
+} from './score.js';
 
 const NOW = Date.UTC(2025, 0, 1);
 const daysAgo = (days: number) => new Date(NOW - days * MS_PER_DAY).toISOString();
@@ -51,15 +58,24 @@ describe('scoreHit', () => {
     });
   });
 
-  it('keeps the score within the documented bounds whatever the memory says', () => {
+  it('keeps the score within the documented bounds whatever the memory and options say', () => {
     fc.assert(
-      fc.property(anyMemory, fc.double({ min: -2, max: 3 }), (m, trust) => {
-        const { score } = scoreHit(hit, m, { now: NOW, trust });
-        expect(score).toBeGreaterThanOrEqual(
-          hit.score * RECENCY_FLOOR * MIN_TRUST_FACTOR * 0.999999,
-        );
-        expect(score).toBeLessThan(hit.score * (1 + HEAT_BOOST_MAX));
-      }),
+      fc.property(
+        anyMemory,
+        fc.double({ min: -2, max: 3 }),
+        fc.option(fc.double({ min: -1, max: 2 })),
+        (m, trust, floor) => {
+          const recency = floor === null ? {} : { recency: { floor } };
+          const { score, factors } = scoreHit(hit, m, { now: NOW, trust, ...recency });
+          expect(factors.recency).toBeGreaterThanOrEqual(1 - RECALL_RECENCY_SPAN);
+          expect(factors.recency).toBeLessThanOrEqual(1);
+          expect(factors.heat).toBeLessThan(1 + RECALL_HEAT_SPAN);
+          expect(score).toBeGreaterThanOrEqual(
+            hit.score * (1 - RECALL_RECENCY_SPAN) * MIN_TRUST_FACTOR * 0.999999,
+          );
+          expect(score).toBeLessThan(hit.score * (1 + RECALL_HEAT_SPAN));
+        },
+      ),
     );
   });
 
@@ -118,20 +134,47 @@ describe('rankHits', () => {
     expect(baseline.indexOf('cold')).toBeLessThan(baseline.indexOf('hot'));
   });
 
-  it('lets age reorder near-equal candidates but not overturn agreement between legs', () => {
+  it('lets age break a tie in fused evidence but not overturn a lead between legs', () => {
     const lists = fuseRankings([
-      { signal: 'lexical', ids: ['old', 'new-both', 'new-one'] },
-      { signal: 'vector', ids: ['old', 'new-both'] },
+      { signal: 'lexical', ids: ['old', 'tie-old', 'tie-new', 'new'] },
+      { signal: 'vector', ids: ['old', 'tie-new', 'tie-old', 'new'] },
     ]);
+    const old = memory({ createdAt: daysAgo(3000), updatedAt: daysAgo(3000) });
     const memories = new Map([
-      ['old', memory({ createdAt: daysAgo(3000), updatedAt: daysAgo(3000) })],
-      ['new-both', memory()],
-      ['new-one', memory()],
+      ['old', old],
+      ['tie-old', old],
+      ['tie-new', memory()],
+      ['new', memory()],
     ]);
     const ranked = rankHits(lists, memories, { now: NOW, trustOf: () => 1 });
-    // Second in both legs vs first in both: 1.6 % apart, well inside the recency range.
-    expect(ranked.map((h) => h.id)).toEqual(['new-both', 'old', 'new-one']);
-    expect(ranked[1]?.factors.recency).toBeCloseTo(RECENCY_FLOOR, 6);
+    // tie-old and tie-new have equal fused scores (2nd + 3rd); first in both legs leads by 1.6 %.
+    expect(ranked.map((h) => h.id)).toEqual(['old', 'tie-new', 'tie-old', 'new']);
+    expect(ranked[0]?.factors.recency).toBeCloseTo(1 - RECALL_RECENCY_SPAN, 6);
+  });
+
+  it('never lets recency or heat overturn a clear fused lead at equal trust', () => {
+    fc.assert(
+      fc.property(
+        anyMemory,
+        anyMemory,
+        fc.double({ min: 1e-6, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.double({ min: 0.5, max: 1, noNaN: true }),
+        (leaderMemory, otherMemory, otherScore, extraLead, trust) => {
+          const leader = { ...hit, id: 'leader', score: otherScore * CLEAR_LEAD * (1 + extraLead) };
+          const other = { ...hit, id: 'other', score: otherScore };
+          const ranked = rankHits(
+            [other, leader],
+            new Map([
+              ['leader', leaderMemory],
+              ['other', otherMemory],
+            ]),
+            { now: NOW, trustOf: () => trust },
+          );
+          expect(ranked.map((h) => h.id)).toEqual(['leader', 'other']);
+        },
+      ),
+    );
   });
 
   it('drops candidates whose memory no longer exists', () => {

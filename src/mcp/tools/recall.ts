@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 import { normaliseTags } from '../../core/memory.js';
-import { retrieve } from '../../retrieval/retrieve.js';
+import { engineRecall, startEngineDetached } from '../../engine/engine-client.js';
+import { type RankedHit, retrieve } from '../../retrieval/retrieve.js';
 import { readScope } from '../memory-access.js';
 import { renderForModel } from '../render-for-model.js';
 import {
@@ -13,7 +14,7 @@ import {
   memoryViewSchema,
   tagsArg,
 } from '../schemas.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ToolContext } from '../tool.js';
 
 /**
  * `recall`: searches the project's memories and the global ones, best first, rendered as quoted data.
@@ -52,17 +53,19 @@ export const recallTool = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: false },
   async run(ctx, args) {
     const scope = await readScope(ctx, args.include_global ?? true);
-    // No embedder reaches MCP yet (the app does not expose one): lexical and identifier legs only.
-    const hits = await retrieve(
-      { store: ctx.app.store, clock: ctx.app.clock },
-      {
-        query: args.query,
-        scope,
-        limit: Math.min(args.limit ?? ctx.app.config.recallLimit, MAX_RECALL_LIMIT),
-        filters: { kinds: args.kinds, tags: args.tags && normaliseTags(args.tags) },
-        recordAccess: true,
-      },
-    );
+    const request = {
+      query: args.query,
+      scope,
+      limit: Math.min(args.limit ?? ctx.app.config.recallLimit, MAX_RECALL_LIMIT),
+      filters: { kinds: args.kinds, tags: args.tags && normaliseTags(args.tags) },
+      recordAccess: true,
+    };
+    // Hybrid recall (with vectors) lives in the resident engine, which owns the embedder; without one
+    // this process answers from the store with the lexical and identifier legs, and starts it for later.
+    const hits =
+      (await engineRecall(ctx.app.config, request, ENGINE_RECALL_TIMEOUT_MS, {
+        log: ctx.app.log,
+      })) ?? (await lexicalFallback(ctx, request));
     const rendered = renderForModel(
       ctx,
       hits.map((hit) => hit.memory),
@@ -84,3 +87,14 @@ export const recallTool = defineTool({
     };
   },
 });
+
+/** How long one MCP recall waits for the engine before answering from the store. */
+export const ENGINE_RECALL_TIMEOUT_MS = 2000;
+
+async function lexicalFallback(
+  ctx: ToolContext,
+  request: Parameters<typeof retrieve>[1],
+): Promise<RankedHit[]> {
+  if (ctx.app.config.engine.autoStart) startEngineDetached(ctx.app.config, { log: ctx.app.log });
+  return retrieve({ store: ctx.app.store, clock: ctx.app.clock }, request);
+}

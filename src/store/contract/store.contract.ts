@@ -7,6 +7,7 @@ import { describe } from 'vitest';
 
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
 import { describeCrudContract } from './store.crud.contract.js';
+import { describeInjectionsContract } from './store.injections.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
 import { describeReviewContract } from './store.review.contract.js';
 import { describeSearchContract } from './store.search.contract.js';
@@ -31,5 +32,6 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeIntegrityContract(harness);
     describeReviewContract(harness);
     describeSessionsContract(harness);
+    describeInjectionsContract(harness);
   });
 }

@@ -183,6 +183,7 @@ export function describeIntegrityContract(h: Harness): void {
             await applyOps(store, ops, clock);
             const inspection = await h.options.inspect(store);
             expect(inspection.problems).toEqual([]);
+            expect(await store.checkIntegrity()).toEqual([]);
             expect(inspection.lexicalRows).toBe(inspection.memories);
             const embedded = (await exportAll(store)).filter((m) => m.vector !== null).length;
             expect(inspection.vectorRows).toBe(embedded);

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { inspectSqliteFile, openRawSqlite } from '../../../test/fixtures/sqlite/raw-sqlite.js';
 import { QUARANTINE_STATES, type QuarantineState } from '../../core/memory.js';
-import type { CounterRow, ExportedMemory, MemoryStore, SessionTaint } from '../store.js';
+import type {
+  CounterRow,
+  ExportedMemory,
+  InjectionRecord,
+  MemoryStore,
+  SessionTaint,
+} from '../store.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { LATEST_SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -41,6 +47,8 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   }),
   // v3 adds no column: only the trigram index, checked by 'backfills the trigram index …' below.
   3: () => ({}),
+  // v4 adds no column: only the injection ledger, checked by 'gains the injection ledger …' below.
+  4: () => ({}),
 };
 
 interface Manifest {
@@ -57,6 +65,8 @@ interface Manifest {
   sessions?: SessionTaint[];
   counters?: CounterRow[];
   claims?: number;
+  /** Since v4, newest first as `listInjections` returns them. */
+  injections?: InjectionRecord[];
 }
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/sqlite/', import.meta.url));
@@ -167,6 +177,32 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
     } finally {
       raw.close();
     }
+  });
+
+  it('gains the injection ledger, keeps its rows, and records into it without touching memories', async () => {
+    expect(await store.listInjections({ limit: 100 })).toEqual(manifest.injections ?? []);
+    for (const session of new Set((manifest.injections ?? []).map((r) => r.sessionId))) {
+      const ids = (manifest.injections ?? [])
+        .filter((r) => r.sessionId === session)
+        .reverse()
+        .flatMap((r) => r.memoryIds);
+      expect(await store.injectedIds(session)).toEqual([...new Set(ids)]);
+    }
+    const first = exported[0]!;
+    const recorded = await store.recordInjection({
+      sessionId: `upgrade-${file}`,
+      event: 'session-start',
+      source: 'startup',
+      projectKey: first.projectKey,
+      memoryIds: [first.id],
+      tokens: 10,
+    });
+    expect(await store.injectedIds(`upgrade-${file}`)).toEqual([first.id]);
+    const { vector: _vector, ...row } = first;
+    expect(await store.getMemory(first.id)).toEqual(row);
+    expect(recorded.seq).toBeGreaterThan(
+      Math.max(0, ...(manifest.injections ?? []).map((r) => r.seq)),
+    );
   });
 
   it('passes page, FTS and audit-chain integrity checks', () => {

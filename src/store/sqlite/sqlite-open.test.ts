@@ -18,7 +18,7 @@ import { asSqliteLike, openRawSqlite } from '../../../test/fixtures/sqlite/raw-s
 import { isMemoryError } from '../../core/errors.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { verifyAuditChain } from './sqlite-audit.js';
-import { configureConnection } from './sqlite-connection.js';
+import { configureConnection, MMAP_SIZE_BYTES } from './sqlite-connection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-sqlite-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +51,7 @@ describe('openSqliteStore', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
-  it('configures WAL, busy timeout, synchronous NORMAL and foreign keys', () => {
+  it('configures WAL, busy timeout, synchronous NORMAL, foreign keys and memory-mapped reads', () => {
     const path = freshPath();
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, '');
@@ -61,6 +61,7 @@ describe('openSqliteStore', () => {
     expect(db.pragma('busy_timeout', { simple: true })).toBe(1234);
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('mmap_size', { simple: true })).toBe(MMAP_SIZE_BYTES);
     db.close();
   });
 

@@ -193,11 +193,35 @@ END;
 INSERT INTO memories_terms (memories_terms) VALUES ('rebuild');
 `;
 
+// v4: the injection ledger (threat model R9). One row per proactive injection (session start, prompt
+// recall): which memories went into which session, how many tokens that cost, and when. It is what
+// keeps resume and compact from re-injecting a session's memories, and what `mnemo ledger` reports.
+// - memory_ids is a JSON array of ids in render order. Plain ids without foreign keys: the ledger is
+//   history, and forgetting a memory must not rewrite what was once injected.
+// - event is not CHECKed: the adapter validates it against the port's vocabulary, so a new injecting
+//   event needs no table rebuild.
+// - Injecting never touches `memories`: access counts and heat belong to explicit recall only.
+const V4 = `
+CREATE TABLE injections (
+  seq         INTEGER PRIMARY KEY,
+  at          TEXT    NOT NULL,
+  session_id  TEXT    NOT NULL CHECK (length(session_id) > 0),
+  event       TEXT    NOT NULL CHECK (length(event) > 0),
+  source      TEXT,
+  project_key TEXT,
+  memory_ids  TEXT    NOT NULL CHECK (json_valid(memory_ids) AND json_type(memory_ids) = 'array'),
+  tokens      INTEGER NOT NULL CHECK (tokens >= 0)
+);
+CREATE INDEX injections_session ON injections (session_id, seq);
+CREATE INDEX injections_at ON injections (at);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: V1 },
   { version: 2, name: 'write-path', sql: V2 },
   { version: 3, name: 'identifier-terms', sql: V3 },
+  { version: 4, name: 'injection-ledger', sql: V4 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isMemoryError } from '../../core/errors.js';
-import { buildFilter, buildFtsQuery, MAX_QUERY_TERMS } from './sqlite-search.js';
+import { buildFilter, buildFtsQuery, knnK, MAX_KNN_K, MAX_QUERY_TERMS } from './sqlite-search.js';
 
 describe('buildFtsQuery', () => {
   it('returns null when the input has no searchable words', () => {
@@ -60,5 +60,20 @@ describe('buildFilter', () => {
     expect(buildFilter({ createdBefore: '2025-01-04' }).params).toEqual([
       '2025-01-04T00:00:00.000Z',
     ]);
+  });
+});
+
+describe('knnK', () => {
+  it('asks the KNN for twice the limit, at least 64 and at most what sqlite-vec allows', () => {
+    expect(knnK(1)).toBe(64);
+    expect(knnK(30)).toBe(64);
+    expect(knnK(100)).toBe(200);
+    expect(knnK(1_000_000)).toBe(MAX_KNN_K);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), (limit) => {
+        expect(knnK(limit)).toBeGreaterThanOrEqual(Math.min(limit, MAX_KNN_K));
+        expect(knnK(limit)).toBeLessThanOrEqual(MAX_KNN_K);
+      }),
+    );
   });
 });

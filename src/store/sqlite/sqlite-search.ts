@@ -76,6 +76,10 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
     clauses.push('m.created_at <= ?');
     params.push(isoBound(filter.createdBefore, 'createdBefore'));
   }
+  if (filter.pinned !== undefined) {
+    clauses.push('m.pinned = ?');
+    params.push(filter.pinned ? 1 : 0);
+  }
   if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
   // Rejected memories are kept for audit and appear only where a caller asks for them by state.
   if (filter.quarantine === undefined) {
@@ -113,6 +117,20 @@ export function knnSql(table: string, filter: SqlFragment): string {
   return `WITH knn AS (SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?)
     SELECT m.id AS id, knn.distance AS distance FROM knn JOIN memories m ON m.seq = knn.rowid
     WHERE ${filter.sql} ORDER BY knn.distance, m.seq LIMIT ?`;
+}
+
+/** sqlite-vec allows k <= 4096 in one KNN query. */
+export const MAX_KNN_K = 4096;
+
+/**
+ * Nearest neighbours the vec0 KNN is asked for, before the scope filter, for a result of `limit`.
+ * sqlite-vec keeps its running top k sorted, so a query costs more as k grows: over 100k 256-d vectors
+ * k = 400 took about twice as long as k = 64 (`npm run bench:latency`, docs/benchmarks.md). Twice the
+ * limit leaves room for a store shared by a few projects; when fewer than `limit` in-scope rows come
+ * back, the caller scans the in-scope rows exactly instead, so a small k never loses a result.
+ */
+export function knnK(limit: number): number {
+  return Math.min(MAX_KNN_K, Math.max(limit * 2, 64));
 }
 
 /** Exact cosine scan over the in-scope rows only; the fallback when the filter is very selective. */

@@ -21,11 +21,14 @@ import type {
   CounterRow,
   ExportedMemory,
   ImportOutcome,
+  InjectionQuery,
+  InjectionRecord,
   LexicalHit,
   ListOptions,
   MemoryFilter,
   MemoryPatch,
   MemoryStore,
+  NewInjection,
   RememberClaim,
   RememberOptions,
   RememberOutcome,
@@ -38,6 +41,14 @@ import type {
 } from '../store.js';
 import { appendAudit, auditTrailOf } from './sqlite-audit.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import {
+  assertInjection,
+  injectedIdsOf,
+  listInjectionsFrom,
+  normaliseSince,
+  recordInjectionIn,
+} from './sqlite-injections.js';
+import { integrityProblems } from './sqlite-integrity.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { assertReview, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
@@ -46,6 +57,7 @@ import {
   buildFtsQuery,
   buildTermsQuery,
   exactVectorSql,
+  knnK,
   knnSql,
   lexicalSql,
   termsSql,
@@ -87,8 +99,6 @@ export interface SqliteStoreDeps {
   onBeforeCommit?: ((action: string) => void) | undefined;
 }
 
-/** sqlite-vec allows k <= 4096 in one KNN query. */
-const MAX_KNN_K = 4096;
 const EXPORT_PAGE = 200;
 
 /** The SQLite implementation of the store port. */
@@ -237,7 +247,7 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#read((db) => {
       const table = findSpace(db, vector.model, vector.values.length);
       if (table === undefined) return [];
-      const k = Math.min(MAX_KNN_K, Math.max(limit * 8, 64));
+      const k = knnK(limit);
       const hits = db
         .prepare(knnSql(table, filter))
         .all(blob, k, ...filter.params, limit) as VectorHit[];
@@ -406,6 +416,31 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async readCounters(sinceDay: string): Promise<CounterRow[]> {
     return this.#read((db) => readCountersFrom(db, sinceDay));
+  }
+
+  async checkIntegrity(): Promise<string[]> {
+    return this.#read((db) => integrityProblems(db));
+  }
+
+  async recordInjection(entry: NewInjection): Promise<InjectionRecord> {
+    const valid = assertInjection(entry);
+    return this.#write('inject', (ctx) => recordInjectionIn(ctx, valid));
+  }
+
+  async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
+    if (!(query.limit > 0)) return [];
+    const since = normaliseSince(query);
+    return this.#read((db) =>
+      listInjectionsFrom(db, {
+        limit: query.limit,
+        ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
+        ...(since === undefined ? {} : { since }),
+      }),
+    );
+  }
+
+  async injectedIds(sessionId: string): Promise<MemoryId[]> {
+    return this.#read((db) => injectedIdsOf(db, sessionId));
   }
 
   async close(): Promise<void> {

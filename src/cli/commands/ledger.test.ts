@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+
+import type { InjectionRecord } from '../../store/store.js';
+import { formatLedger, summariseLedger } from './ledger.js';
+
+const ID_A = '01JFX000000000000000000001';
+const ID_B = '01JFX000000000000000000002';
+const HEADER = { since: '2026-08-14T00:00:00.000Z', days: 7, session: null, partial: false };
+
+function row(patch: Partial<InjectionRecord>): InjectionRecord {
+  return {
+    seq: 1,
+    at: '2026-08-19T09:00:00.000Z',
+    sessionId: 's1',
+    event: 'session-start',
+    source: 'startup',
+    projectKey: '/p/acme-api',
+    memoryIds: [ID_A],
+    tokens: 100,
+    ...patch,
+  };
+}
+
+describe('summariseLedger', () => {
+  it('totals tokens per day and per session, oldest first, whatever the input order', () => {
+    const rows = [
+      row({
+        seq: 3,
+        at: '2026-08-20T10:00:00.000Z',
+        sessionId: 's2',
+        memoryIds: [ID_B],
+        tokens: 40,
+      }),
+      row({ seq: 1 }),
+      row({
+        seq: 2,
+        at: '2026-08-19T09:05:00.000Z',
+        event: 'prompt-recall',
+        source: null,
+        memoryIds: [ID_B, ID_A],
+        tokens: 60,
+      }),
+    ];
+    const report = summariseLedger(rows, HEADER);
+    expect(report.totals).toEqual({ injections: 3, tokens: 200, memories: 2, sessions: 2 });
+    expect(report.byDay).toEqual([
+      {
+        day: '2026-08-19',
+        injections: 2,
+        tokens: 160,
+        events: { 'session-start': 1, 'prompt-recall': 1 },
+      },
+      { day: '2026-08-20', injections: 1, tokens: 40, events: { 'session-start': 1 } },
+    ]);
+    expect(report.sessions.map((s) => [s.sessionId, s.injections, s.tokens, s.memoryIds])).toEqual([
+      ['s1', 2, 160, [ID_A, ID_B]],
+      ['s2', 1, 40, [ID_B]],
+    ]);
+    expect(report.sessions[0]).toMatchObject({
+      first: '2026-08-19T09:00:00.000Z',
+      last: '2026-08-19T09:05:00.000Z',
+    });
+    expect(report.sessions[0]!.entries.map((e) => e.seq)).toEqual([1, 2]);
+  });
+});
+
+describe('formatLedger', () => {
+  it('prints totals, days and each injection with its event, tokens and ids', () => {
+    const text = formatLedger(
+      summariseLedger([row({}), row({ seq: 2, memoryIds: [ID_B] })], HEADER),
+    );
+    expect(text).toContain(
+      'Injections since 2026-08-14 (7 days): 2 injections, 200 tokens, 2 memories in 1 session.',
+    );
+    expect(text).toContain('  2026-08-19  2 injections');
+    expect(text).toContain(`session-start:startup    100 tokens  ${ID_A}`);
+  });
+
+  it('says none for an empty ledger and keeps control characters of host data off the terminal', () => {
+    expect(formatLedger(summariseLedger([], { ...HEADER, days: 1, session: 'x\u001b[2J' }))).toBe(
+      'Injections in session x?[2J since 2026-08-14 (1 day): none.\n',
+    );
+    const text = formatLedger(
+      summariseLedger([row({ sessionId: 'evil\u001b]0;title\u0007' })], HEADER),
+    );
+    expect(text).toContain('evil?]0;title?');
+    expect(text.includes('\u001b') || text.includes('\u0007')).toBe(false);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The one gate every proactively injected memory passes, for session start and prompt recall alike: the
+ * session's scope (this project's memories plus global ones, never another project's; threat model R4),
+ * the origin allowlist and review state (`injectionEligibility`, R1/R5/W5), and the session's ledger
+ * (nothing twice in one session, R9). Decided by channel and state only, never by the text. Pure.
+ */
+import { injectionEligibility, type NotInjectableReason } from '../gate/injection-eligibility.js';
+import type { Memory, MemoryId } from '../memory.js';
+import { type OriginClass, TRUST_ORDER } from '../origin/origin-class.js';
+import { type PrivilegeOptions, privilegesFor } from '../privileges/privileges.js';
+import { redactSecrets } from '../redact/redact-secrets.js';
+import type { RenderItem } from '../render/render-memories.js';
+
+/** Why a candidate is not injected into this session. */
+export type WithheldReason = NotInjectableReason | 'out_of_scope' | 'already_injected' | 'stale';
+
+/** The session a memory would be injected into. */
+export interface InjectionTarget {
+  /** The session's canonical project key; null when none resolved (then global memories only). */
+  readonly projectKey: string | null;
+  /** Ids already injected into this session (the ledger). */
+  readonly alreadyInjected: ReadonlySet<MemoryId>;
+  readonly privileges?: PrivilegeOptions;
+  /** Memories citing a file the project no longer has (threat model R5): recallable, not injected. */
+  readonly stale?: ReadonlySet<MemoryId>;
+}
+
+/**
+ * The origins proactive injection accepts, for narrowing store queries. A prefilter only: every
+ * candidate still passes {@link withheldReasons}, so a wrong list can narrow, never widen.
+ */
+export function injectableOrigins(options: PrivilegeOptions = {}): OriginClass[] {
+  return TRUST_ORDER.filter((origin) => privilegesFor(origin, options).injectProactively);
+}
+
+/**
+ * True for a global memory, or a project memory of exactly `projectKey`. With no project key only global
+ * memories qualify: an unresolved or empty key is never a wildcard.
+ */
+export function inSessionScope(
+  memory: Pick<Memory, 'visibility' | 'projectKey'>,
+  projectKey: string | null,
+): boolean {
+  if (memory.visibility === 'global') return true;
+  return projectKey !== null && projectKey !== '' && memory.projectKey === projectKey;
+}
+
+/** Every reason `memory` may not be injected into `target`; empty when it may. Fails closed. */
+export function withheldReasons(memory: Memory, target: InjectionTarget): WithheldReason[] {
+  const reasons: WithheldReason[] = [];
+  if (!inSessionScope(memory, target.projectKey)) reasons.push('out_of_scope');
+  reasons.push(...injectionEligibility(memory, target.privileges).reasons);
+  if (target.alreadyInjected.has(memory.id)) reasons.push('already_injected');
+  if (target.stale?.has(memory.id) === true) reasons.push('stale');
+  return reasons;
+}
+
+/** True when `memory` may be injected into `target`. */
+export function mayInject(memory: Memory, target: InjectionTarget): boolean {
+  return withheldReasons(memory, target).length === 0;
+}
+
+/**
+ * A memory as the renderer takes it, with read-time labels the model can weigh: `pinned` (a person
+ * asked for it always) and `global` (not from this project).
+ */
+export function toRenderItem(memory: Memory): RenderItem {
+  const flags: string[] = [];
+  if (memory.pinned) flags.push('pinned');
+  if (memory.visibility === 'global') flags.push('global');
+  return {
+    id: memory.id,
+    // Read-time redaction too: a row stored before a detector existed must not leak (threat model R7).
+    content: redactSecrets(memory.content).text,
+    origin: memory.origin,
+    createdAt: memory.createdAt,
+    kind: memory.kind,
+    flags,
+  };
+}

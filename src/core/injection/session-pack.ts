@@ -1,0 +1,199 @@
+/**
+ * What a SessionStart injects: pinned memories first, then the most relevant recent decisions, fixes and
+ * errors, then the project's last checkpoint, all through the one injection gate (injectable.ts) and
+ * within a token budget (threat model R9). Pure: the candidates, the ledger and the time arrive as
+ * parameters; the renderer (`renderMemoriesWithinBudget`) stays the judge of the final budget.
+ */
+import { estimateTokens } from '../budget.js';
+import type { Memory, MemoryId, MemoryKind } from '../memory.js';
+import { effectiveHeat, heatFactor } from '../ranking/heat.js';
+import { parseIsoTimestamp } from '../ranking/iso-time.js';
+import { recencyFactor } from '../ranking/recency.js';
+import { closerLine, noticeLine, openerLine } from '../render/frame.js';
+import { prepareItems } from '../render/prepare-items.js';
+import { itemBlock, type RenderItem } from '../render/render-memories.js';
+import {
+  type InjectionTarget,
+  inSessionScope,
+  toRenderItem,
+  type WithheldReason,
+  withheldReasons,
+} from './injectable.js';
+
+/** The kinds of the "recent" section: what a new session most often needs to know was decided or broke. */
+export const SESSION_RECENT_KINDS = [
+  'decision',
+  'fix',
+  'error',
+] as const satisfies readonly MemoryKind[];
+
+type RecentKind = (typeof SESSION_RECENT_KINDS)[number];
+
+/**
+ * How fast each recent kind loses relevance: a decision holds until it is superseded, a fix matters
+ * while the code around it is fresh, an error mostly until it is fixed.
+ */
+export const RECENT_HALF_LIFE_DAYS: Readonly<Record<RecentKind, number>> = {
+  decision: 30,
+  fix: 14,
+  error: 7,
+};
+
+/** At most this many recent memories, however much budget is left: a start-up pack, not a dump. */
+export const MAX_RECENT_ITEMS = 10;
+
+/**
+ * The share of the budget kept for the checkpoint. After a compaction or a resume it is the single most
+ * useful memory, so the sections before it may not crowd it out; a longer checkpoint is cut to fit.
+ */
+export const CHECKPOINT_BUDGET_SHARE = 0.5;
+
+/** Global memories rank a little below this project's own at equal recency and heat. */
+const GLOBAL_FACTOR = 0.9;
+
+/** Widest header position the planner costs items at (`[99]`), so positions never undercount. */
+const WIDEST_POSITION = 99;
+/** Longest nonce the frame accepts; costing with it bounds any real nonce's frame. */
+const WIDEST_NONCE = 'f'.repeat(128);
+
+/** The pack's sections, in the order they are rendered. */
+export type PackSection = 'pinned' | 'recent' | 'checkpoint';
+
+export interface SessionPackInput {
+  /** Pinned candidates, in the store's order (newest first). */
+  readonly pinned: readonly Memory[];
+  /** Recent decision/fix/error candidates, any order. */
+  readonly recent: readonly Memory[];
+  /** This project's checkpoints, newest first; only the newest is ever considered. */
+  readonly checkpoints: readonly Memory[];
+  readonly target: InjectionTarget;
+  /** ISO-8601 current time, from the caller's clock (ages in headers, recency, heat). */
+  readonly now: string;
+  /** Ceiling for the whole emission, frame included. */
+  readonly budgetTokens: number;
+  /** The frame title the emission will carry (its cost is part of the frame). */
+  readonly title?: string;
+}
+
+export interface PackEntry {
+  readonly section: PackSection;
+  readonly memory: Memory;
+  readonly item: RenderItem;
+}
+
+export interface SessionPack {
+  /** What to render, in order; render with truncation on so a long checkpoint is cut, not dropped. */
+  readonly entries: readonly PackEntry[];
+  /** Candidates the gate refused, with every reason (for logs; never rendered). */
+  readonly withheld: readonly { id: MemoryId; reasons: readonly WithheldReason[] }[];
+}
+
+/**
+ * Plans one SessionStart pack. Every candidate passes the injection gate (scope, origin allowlist,
+ * review, taint, supersession, the session's ledger); a memory appears once even when it is pinned and
+ * recent; only the newest checkpoint of `target.projectKey` is considered, and none when that one is
+ * already injected or withheld (an older checkpoint is a stale state, not a fallback).
+ */
+export function planSessionPack(input: SessionPackInput): SessionPack {
+  const { target } = input;
+  const withheld: { id: MemoryId; reasons: WithheldReason[] }[] = [];
+  const seenIds = new Set<MemoryId>();
+  const seenContent = new Set<string>();
+  const admit = (memory: Memory): boolean => {
+    if (seenIds.has(memory.id)) return false;
+    seenIds.add(memory.id);
+    const reasons = withheldReasons(memory, target);
+    if (reasons.length > 0) {
+      withheld.push({ id: memory.id, reasons });
+      return false;
+    }
+    // The same text saved in this project and globally is one memory to the reader.
+    if (seenContent.has(memory.contentHash)) return false;
+    seenContent.add(memory.contentHash);
+    return true;
+  };
+
+  const pinned = input.pinned.filter(admit);
+  const newest = input.checkpoints[0];
+  const checkpoint =
+    newest !== undefined && isOwnCheckpoint(newest, target.projectKey) && admit(newest)
+      ? newest
+      : undefined;
+  const now = parseIsoTimestamp(input.now) ?? 0;
+  const recent = rankRecent(input.recent, now).filter(admit).slice(0, MAX_RECENT_ITEMS);
+
+  const costs = itemCosts([...pinned, ...recent, ...(checkpoint ? [checkpoint] : [])], input.now);
+  const frame =
+    estimateTokens(`${openerLine(WIDEST_NONCE)}\n${noticeLine(input.title)}\n`) +
+    estimateTokens(closerLine(WIDEST_NONCE));
+  const reserve =
+    checkpoint === undefined
+      ? 0
+      : Math.min(
+          costs.get(checkpoint.id) ?? 0,
+          Math.floor(input.budgetTokens * CHECKPOINT_BUDGET_SHARE),
+        );
+  let remaining = input.budgetTokens - frame - reserve;
+  const take = (memory: Memory): boolean => {
+    const cost = costs.get(memory.id) ?? Number.POSITIVE_INFINITY;
+    if (cost > remaining) return false;
+    remaining -= cost;
+    return true;
+  };
+  const entries: PackEntry[] = [
+    ...pinned.filter(take).map((memory) => entry('pinned', memory)),
+    ...recent.filter(take).map((memory) => entry('recent', memory)),
+  ];
+  if (checkpoint !== undefined) entries.push(entry('checkpoint', checkpoint));
+  return { entries, withheld };
+}
+
+/**
+ * Recent candidates, most relevant first: kind-specific recency × read-time heat, global slightly lower.
+ *
+ * @param now epoch milliseconds, from the caller's clock.
+ */
+export function rankRecent(candidates: readonly Memory[], now: number): Memory[] {
+  const scored = candidates
+    .filter((memory): memory is Memory & { kind: RecentKind } =>
+      (SESSION_RECENT_KINDS as readonly string[]).includes(memory.kind),
+    )
+    .map((memory) => ({
+      memory,
+      score:
+        recencyFactor(memory, now, { halfLifeDays: RECENT_HALF_LIFE_DAYS[memory.kind], floor: 0 }) *
+        heatFactor(effectiveHeat(memory, now)) *
+        (memory.visibility === 'global' ? GLOBAL_FACTOR : 1),
+    }));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.memory.createdAt.localeCompare(a.memory.createdAt) ||
+      a.memory.id.localeCompare(b.memory.id),
+  );
+  return scored.map((s) => s.memory);
+}
+
+function isOwnCheckpoint(memory: Memory, projectKey: string | null): boolean {
+  return (
+    memory.kind === 'checkpoint' &&
+    projectKey !== null &&
+    memory.projectKey === projectKey &&
+    inSessionScope(memory, projectKey)
+  );
+}
+
+function entry(section: PackSection, memory: Memory): PackEntry {
+  return { section, memory, item: toRenderItem(memory) };
+}
+
+/** What each memory costs rendered, by the renderer's own functions at the widest position. */
+function itemCosts(memories: readonly Memory[], now: string): Map<MemoryId, number> {
+  const prepared = prepareItems(memories.map(toRenderItem), now);
+  return new Map(
+    memories.map((memory, i) => [
+      memory.id,
+      estimateTokens(`${itemBlock(WIDEST_POSITION, prepared[i]!)}\n`),
+    ]),
+  );
+}

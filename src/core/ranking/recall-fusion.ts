@@ -1,0 +1,59 @@
+/**
+ * The fusion settings of recall: the RRF constant and the weight of each retrieval leg. Pure constants
+ * and one lookup, kept in core so that every caller (CLI, MCP, hooks) and every backend fuses the same
+ * way. Every number here was chosen on LoCoMo conversations 0–4 only (docs/benchmarks.md, "What moved the
+ * numbers"); conversations 5–9 are held out and were used to check, never to choose.
+ */
+
+/**
+ * RRF k for recall. The RRF paper's 60 makes neighbouring ranks nearly equal (1/61 vs 1/62), so a leg's
+ * clear first place is worth little more than its tenth, and any weaker leg or factor reorders the top.
+ * With 10 the top ranks of a leg count: on LoCoMo 0–4 (strict, one previous turn as context, USE vectors
+ * at weight 0.25, `npm run bench:sweep`) R@10 / MRR@10 went from 0.794 / 0.454 at k = 60 to
+ * 0.814 / 0.476 at k = 10; 5 scored the same within noise but weakens the trust factor (below).
+ *
+ * Trust stays decisive: an untrusted memory (factor 0.5) ranked first by some legs loses to a trusted one
+ * ranked r-th by the same legs whenever (k + 1) / (k + r) > 0.5, i.e. down to rank r = k + 1 = 11.
+ */
+export const RECALL_RRF_K = 10;
+
+/**
+ * RRF weights of the legs that do not depend on a model. The lexical leg (bm25) is the reference.
+ * The identifier leg counts fully when the query holds code terms (`NODE_ENV`, `sqlite-store.ts`), where
+ * an exact substring is the strongest evidence there is; for plain words (so that "sqlite store" finds
+ * `SqliteStore`) it counts a quarter. LoCoMo has no identifiers and barely tells these weights apart
+ * (no embedder, k = 10: R@10 / MRR@10 0.811 / 0.472 without the leg, 0.809 / 0.474 at 0.25, 0.811 /
+ * 0.475 at 0.5; with USE lite 0.810 / 0.475, 0.814 / 0.476, 0.811 / 0.476), so the quarter that
+ * measured best with vectors was kept. `runLegs` skips the leg for plain words once the word index has
+ * filled the depth (a latency trade, see there).
+ */
+export const LEG_WEIGHTS = {
+  lexical: 1,
+  identifierCode: 1,
+  identifierPlain: 0.25,
+} as const;
+
+/**
+ * RRF weight of the vector leg by embedding model. A weak vector leg fused at full weight pulls its own
+ * top hits over the lexical leg's and costs precision. On LoCoMo 0–4 (k = 10) the USE lite leg alone
+ * reaches R@10 0.526 against the lexical leg's 0.812; fused at weight 1 it gives R@10 / MRR@10
+ * 0.798 / 0.459, at 0.5 0.807 / 0.469, at 0.25 0.814 / 0.476 (no vector leg: 0.809 / 0.474). The hash
+ * embedder is lexical similarity again: 0.765 / 0.417 at 1, 0.808 / 0.467 at 0.25. Models not measured
+ * here (ONNX MiniLM / bge class, far above USE lite on public retrieval benchmarks) keep the RRF paper's
+ * equal weight until they are measured.
+ */
+export const VECTOR_LEG_WEIGHTS = {
+  /** `hash-v1-<dims>`: feature hashing of words and word pieces. */
+  hash: 0.25,
+  /** `use-lite-512`: Universal Sentence Encoder lite. */
+  useLite: 0.25,
+  /** Every other model. */
+  other: 1,
+} as const;
+
+/** The RRF weight of the vector leg for vectors of `model` (see `VECTOR_LEG_WEIGHTS`). */
+export function vectorLegWeight(model: string): number {
+  if (/^hash-v\d+-\d+$/u.test(model)) return VECTOR_LEG_WEIGHTS.hash;
+  if (model === 'use-lite-512') return VECTOR_LEG_WEIGHTS.useLite;
+  return VECTOR_LEG_WEIGHTS.other;
+}

@@ -1,0 +1,103 @@
+/**
+ * The engine's background work, one bounded step per tick: drain the capture spool, then embed one
+ * batch of memories that have no vector of the engine's model (every capture: hooks never embed). A
+ * failing step is logged and retried on a later tick; a busy store only postpones it. An embedder that
+ * cannot load is dropped for the rest of the run (recall then runs without the vector leg).
+ */
+import type { App } from '../app/open-app.js';
+import { isMemoryError } from '../core/errors.js';
+import type { Embedder } from '../ports/embedder.js';
+import { embedPending } from '../retrieval/embed-pending.js';
+import { type DrainReport, drainSpool } from '../spool/drain-spool.js';
+
+/** What one tick did; `more` asks for the next tick at once (a backlog of embeddings). */
+export interface TickReport {
+  drained: number;
+  embedded: number;
+  more: boolean;
+}
+
+export interface EngineJobs {
+  /** One step of every job. */
+  tick(): Promise<TickReport>;
+  /** Drains the spool now (after any drain already running), for the `drain` request. */
+  drainNow(): Promise<DrainReport>;
+  /** The embedder still in use, or undefined once it failed to load. */
+  embedder(): Embedder | undefined;
+}
+
+export interface EngineJobsOptions {
+  app: App;
+  embedder: Embedder | undefined;
+  /** Memories embedded per tick. */
+  batchSize: number;
+}
+
+/** Memories that yield no vector are listed again each tick; this many are stepped over at most. */
+const MAX_STUCK = 1000;
+
+/** Creates the jobs of one engine run. */
+export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
+  const { app } = options;
+  let embedder = options.embedder;
+  let stuck = 0;
+  let draining: Promise<DrainReport> | undefined;
+
+  const drainNow = async (): Promise<DrainReport> => {
+    while (draining !== undefined) await draining.catch(() => undefined);
+    const run = drainSpool(app);
+    draining = run;
+    try {
+      return await run;
+    } finally {
+      draining = undefined;
+    }
+  };
+
+  const embedBatch = async (model: Embedder): Promise<{ embedded: number; more: boolean }> => {
+    try {
+      const report = await embedPending(app.store, model, {
+        max: options.batchSize + stuck,
+        batchSize: options.batchSize,
+      });
+      stuck = Math.min(MAX_STUCK, report.skipped);
+      return { embedded: report.embedded, more: report.embedded >= options.batchSize };
+    } catch (error) {
+      if (isMemoryError(error, 'STORE_BUSY')) return { embedded: 0, more: false };
+      if (isMemoryError(error, 'EMBEDDING_FAILED') || !isMemoryError(error)) {
+        app.log.error('engine: the embedder failed; recall continues without the vector leg', {
+          model: model.model,
+          error: String(error),
+        });
+        embedder = undefined;
+        return { embedded: 0, more: false };
+      }
+      throw error;
+    }
+  };
+
+  return {
+    async tick() {
+      let drained = 0;
+      try {
+        const report = await drainNow();
+        drained = report.applied;
+      } catch (error) {
+        app.log.error('engine: spool drain failed', { error: String(error) });
+      }
+      let embedded = 0;
+      let more = false;
+      if (embedder !== undefined) {
+        try {
+          ({ embedded, more } = await embedBatch(embedder));
+        } catch (error) {
+          app.log.error('engine: embedding step failed', { error: String(error) });
+        }
+      }
+      if (embedded > 0) app.log.debug('engine: embedded', { embedded });
+      return { drained, embedded, more };
+    },
+    drainNow,
+    embedder: () => embedder,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Prompt-time recall for `mnemo hook user-prompt-submit`: retrieve against the prompt with the lexical
+ * and identifier legs only (hooks never load a model), keep the candidates that pass the injection gate
+ * and clear the calibrated relevance threshold (core/injection/prompt-recall.ts), skip what this session
+ * was already shown, and inject them within `injection.promptTokens`. Usually nothing clears the bar and
+ * the hook prints nothing. The prompt is read, never stored or logged.
+ */
+import type { App } from '../app/open-app.js';
+import { injectableOrigins, toRenderItem } from '../core/injection/injectable.js';
+import { hasTopic, selectPromptRecall } from '../core/injection/prompt-recall.js';
+import { MAX_RELEVANCE_CHARS } from '../core/injection/prompt-relevance.js';
+import type { QuarantineState } from '../core/memory.js';
+import { engineRecall } from '../engine/engine-client.js';
+import { retrieve } from '../retrieval/retrieve.js';
+import type { UserPromptSubmitInput } from './hook-input.js';
+import { injectContext, sessionProjectKey } from './inject-context.js';
+import type { HookResult } from './run-hook.js';
+import { staleMemoryIds } from './stale-memories.js';
+
+/** Retrieval candidates scored for relevance; room for a long session's already-injected ones. */
+export const PROMPT_CANDIDATES = 20;
+
+/** How long the hook waits for a running engine's hybrid candidates before reading the store itself. */
+export const ENGINE_WAIT_MS = 300;
+
+const REVIEWED: readonly QuarantineState[] = ['none', 'approved'];
+
+/** Injects the memories relevant to the prompt as `additionalContext` JSON, or returns `{}`. */
+export async function recallForPrompt(input: UserPromptSubmitInput, app: App): Promise<HookResult> {
+  const budgetTokens = app.config.injection.promptTokens;
+  // The head of a pasted log says what it is about; the relevance measure reads no further either.
+  const prompt = (input.prompt ?? '').slice(0, MAX_RELEVANCE_CHARS);
+  if (budgetTokens <= 0 || !hasTopic(prompt)) return {};
+  const projectKey = sessionProjectKey(input.cwd);
+  const privileges = { proactiveLocal: app.config.injection.proactiveLocal };
+  const request = {
+    query: prompt,
+    scope: { projectKey, includeGlobal: true },
+    limit: PROMPT_CANDIDATES,
+    filters: { origins: injectableOrigins(privileges), quarantine: REVIEWED },
+  };
+  // A running engine adds the vector leg to the candidates; without one (or when it is slow) the hook
+  // reads the store directly. Either way the calibrated relevance gate below decides what is injected.
+  const hits =
+    (await engineRecall(app.config, request, ENGINE_WAIT_MS, { log: app.log })) ??
+    (await retrieve({ store: app.store, clock: app.clock }, request));
+  if (hits.length === 0) return {};
+  const injected = await app.store.injectedIds(input.session_id);
+  const recall = selectPromptRecall({
+    prompt,
+    candidates: hits.map((hit) => hit.memory),
+    target: {
+      projectKey,
+      alreadyInjected: new Set(injected),
+      privileges,
+      stale: staleMemoryIds(
+        hits.map((hit) => hit.memory),
+        projectKey,
+      ),
+    },
+  });
+  app.log.debug('prompt recall', {
+    candidates: hits.length,
+    best: Math.round(recall.best * 1000) / 1000,
+    chosen: recall.chosen.map((c) => c.memory.id),
+  });
+  return injectContext(app, {
+    hookEvent: 'UserPromptSubmit',
+    event: 'prompt-recall',
+    sessionId: input.session_id,
+    source: null,
+    projectKey,
+    items: recall.chosen.map((choice) => toRenderItem(choice.memory)),
+    budgetTokens,
+    title: 'prompt recall',
+  });
+}

@@ -11,11 +11,11 @@ import { hasTopic, selectPromptRecall } from '../core/injection/prompt-recall.js
 import { MAX_RELEVANCE_CHARS } from '../core/injection/prompt-relevance.js';
 import type { QuarantineState } from '../core/memory.js';
 import { engineRecall } from '../engine/engine-client.js';
+import { staleMemoryIds } from '../project/stale-memories.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import type { UserPromptSubmitInput } from './hook-input.js';
 import { injectContext, sessionProjectKey } from './inject-context.js';
 import type { HookResult } from './run-hook.js';
-import { staleMemoryIds } from './stale-memories.js';
 
 /** Retrieval candidates scored for relevance; room for a long session's already-injected ones. */
 export const PROMPT_CANDIDATES = 20;

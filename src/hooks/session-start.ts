@@ -13,10 +13,10 @@ import type { App } from '../app/open-app.js';
 import { injectableOrigins } from '../core/injection/injectable.js';
 import { planSessionPack, SESSION_RECENT_KINDS } from '../core/injection/session-pack.js';
 import type { QuarantineState } from '../core/memory.js';
+import { staleMemoryIds } from '../project/stale-memories.js';
 import type { SessionStartInput } from './hook-input.js';
 import { injectContext, sessionProjectKey } from './inject-context.js';
 import type { HookResult } from './run-hook.js';
-import { staleMemoryIds } from './stale-memories.js';
 
 /** Candidates read per section; the budget keeps far fewer. */
 const PINNED_CANDIDATES = 50;

@@ -8,6 +8,7 @@ import { MemoryError } from '../core/errors.js';
 import type { Memory } from '../core/memory.js';
 import type { OriginEnvelope } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
+import { spoolPaths, spoolUsage } from '../spool/spool-paths.js';
 import { resolveAgentTaint } from '../write/resolve-agent-taint.js';
 import type { WriteOutcome } from '../write/write-memory.js';
 import type { ToolContext } from './tool.js';
@@ -25,7 +26,11 @@ export interface AgentChannel {
 
 /** Resolves the session taint of `content` (fails closed inside `resolveAgentTaint`). */
 export async function agentChannel(ctx: ToolContext, content: string): Promise<AgentChannel> {
-  const taint = await resolveAgentTaint(ctx.app.store, content, { log: ctx.log });
+  const spool = spoolPaths(ctx.app.config.home);
+  const taint = await resolveAgentTaint(ctx.app.store, content, {
+    log: ctx.log,
+    spoolPending: () => spoolUsage(spool).files > 0,
+  });
   ctx.log.info('mcp write taint', { tainted: taint.tainted, reason: taint.reason });
   return {
     envelope: { channel: 'mcp_remember', tainted: taint.tainted },

@@ -28,14 +28,14 @@ export function memoryFlags(memory: Memory): string[] {
 }
 
 /** A memory as the renderer takes it, content redacted. */
-export function toRenderItem(memory: Memory): RenderItem {
+export function toRenderItem(memory: Memory, extraFlags: readonly string[] = []): RenderItem {
   return {
     id: memory.id,
     content: redactSecrets(memory.content).text,
     origin: memory.origin,
     createdAt: memory.createdAt,
     kind: memory.kind,
-    flags: memoryFlags(memory),
+    flags: [...memoryFlags(memory), ...extraFlags],
   };
 }
 
@@ -50,8 +50,12 @@ export function renderForModel(
   ctx: Pick<ToolContext, 'nonce' | 'app'>,
   memories: readonly Memory[],
   title: string,
+  stale: ReadonlySet<string> = new Set(),
 ): RenderedMemories {
-  const items = memories.map(toRenderItem);
+  // `stale`: the memory cites a file the project no longer has (threat model R5), a quality label only.
+  const items = memories.map((memory) =>
+    toRenderItem(memory, stale.has(memory.id) ? ['stale'] : []),
+  );
   const options = { nonce: ctx.nonce(), title, now: ctx.app.clock.now().toISOString() };
   return { text: renderMemories(items, options), json: renderMemoriesJson(items, options) };
 }

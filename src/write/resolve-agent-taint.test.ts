@@ -80,4 +80,36 @@ describe('resolveAgentTaint', () => {
       });
     });
   });
+
+  it('treats a clean session as tainted while captures wait in the spool, and as clean once drained', async () => {
+    await withApp(async (app) => {
+      let pending = true;
+      const options = { spoolPending: () => pending };
+      await app.store.recordRememberClaim(claimFor('clean', 'we use pnpm'));
+      expect(await resolveAgentTaint(app.store, 'we use pnpm', options)).toEqual({
+        tainted: true,
+        sessionId: 'clean',
+        reason: 'spool_pending',
+      });
+      pending = false;
+      await app.store.recordRememberClaim(claimFor('clean', 'we use pnpm'));
+      expect(await resolveAgentTaint(app.store, 'we use pnpm', options)).toMatchObject({
+        tainted: false,
+        reason: 'session_clean',
+      });
+    });
+  });
+
+  it('fails closed when the spool cannot be read', async () => {
+    await withApp(async (app) => {
+      await app.store.recordRememberClaim(claimFor('clean', 'we use pnpm'));
+      const spoolPending = () => {
+        throw new Error('EACCES: spool unreadable');
+      };
+      expect(await resolveAgentTaint(app.store, 'we use pnpm', { spoolPending })).toMatchObject({
+        tainted: true,
+        reason: 'lookup_failed',
+      });
+    });
+  });
 });

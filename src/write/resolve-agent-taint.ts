@@ -21,7 +21,8 @@ export type AgentTaintReason =
   | 'session_tainted'
   | 'no_claim'
   | 'invalid_content'
-  | 'lookup_failed';
+  | 'lookup_failed'
+  | 'spool_pending';
 
 /** The decision, with the session the claim named (null when none could be linked). */
 export interface AgentTaint {
@@ -40,7 +41,15 @@ export interface AgentTaint {
 export async function resolveAgentTaint(
   store: Pick<MemoryStore, 'takeRememberClaim' | 'getSessionTaint'>,
   rawContent: string,
-  options: { maxAgeMs?: number; log?: Logger } = {},
+  options: {
+    maxAgeMs?: number;
+    log?: Logger;
+    /**
+     * True while captures wait in the spool (threat model W11). One of them may be a web result whose
+     * taint the store has not seen yet, so a clean-looking session is treated as tainted until it drains.
+     */
+    spoolPending?: () => boolean;
+  } = {},
 ): Promise<AgentTaint> {
   let hash: string;
   try {
@@ -55,9 +64,12 @@ export async function resolveAgentTaint(
       return { tainted: true, sessionId: null, reason: 'no_claim' };
     }
     const taint = await store.getSessionTaint(claim.sessionId);
-    return taint.tainted
-      ? { tainted: true, sessionId: claim.sessionId, reason: 'session_tainted' }
-      : { tainted: false, sessionId: claim.sessionId, reason: 'session_clean' };
+    if (taint.tainted)
+      return { tainted: true, sessionId: claim.sessionId, reason: 'session_tainted' };
+    if (options.spoolPending?.() === true) {
+      return { tainted: true, sessionId: claim.sessionId, reason: 'spool_pending' };
+    }
+    return { tainted: false, sessionId: claim.sessionId, reason: 'session_clean' };
   } catch (error) {
     options.log?.warn('remember taint lookup failed; treating the write as tainted', {
       error: error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300),

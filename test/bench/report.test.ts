@@ -14,13 +14,13 @@ const outcomes: Outcome[] = [
 ];
 
 describe('categoryTable', () => {
-  it("prints each arm's R@10 / MRR@10 per category, with the question count in the header", () => {
+  it("prints each arm's R@10 / MRR@10 per category, named by id and name, with its question count", () => {
     const rows = { strict: breakdown(outcomes, categories, 1, 2), session: [] };
     const text = categoryTable([{ name: 'lexical', rows }], 'strict');
     expect(text.split('\n')).toEqual([
-      'arm (R@10 / MRR@10)  multi-hop (2)  adversarial (1)',
-      '-------------------  -------------  ---------------',
-      'lexical              0.500 / 0.500    1.000 / 0.500',
+      'arm (R@10 / MRR@10)  1 multi-hop (2)  5 adversarial (1)',
+      '-------------------  ---------------  -----------------',
+      'lexical                0.500 / 0.500      1.000 / 0.500',
     ]);
   });
 });

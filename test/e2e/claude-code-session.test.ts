@@ -285,5 +285,8 @@ describe('a Claude Code session with mnemo installed (scratch HOME)', () => {
     expect(after).toMatchObject({ code: 0, stdout: '' });
     const recalled = await h.run(['recall', 'cart', 'totals']);
     expect(recalled.stdout).toContain('cart totals are computed');
+    expect(recalled.stdout).toContain('[stale: cites a file that is gone]');
+    const framed = await h.run(['recall', '--context', 'cart', 'totals']);
+    expect(framed.stdout).toMatch(/· decision · origin=user · .* · stale/);
   });
 });

@@ -6,6 +6,7 @@ import type { MemoryKind } from '../../core/memory.js';
 import { renderMemories } from '../../core/render/render-memories.js';
 import { toRenderItem } from '../../mcp/render-for-model.js';
 import type { Embedder } from '../../ports/embedder.js';
+import { staleMemoryIds } from '../../project/stale-memories.js';
 import { embedPending } from '../../retrieval/embed-pending.js';
 import { type RankedHit, retrieveDetailed, type RetrieveReport } from '../../retrieval/retrieve.js';
 import type { Scope } from '../../store/store.js';
@@ -78,6 +79,10 @@ export async function recall(
     },
   );
   const { hits } = report;
+  const stale = staleMemoryIds(
+    hits.map((hit) => hit.memory),
+    projectKey,
+  );
   if (options.json === true) {
     const body =
       options.explain === true
@@ -88,7 +93,9 @@ export async function recall(
   }
   if (options.context === true) {
     // For a model: the one renderer, a fresh nonce, nothing outside the frame (threat model R3).
-    const items = hits.map((hit) => toRenderItem(hit.memory));
+    const items = hits.map((hit) =>
+      toRenderItem(hit.memory, stale.has(hit.memory.id) ? ['stale'] : []),
+    );
     const framed = renderMemories(items, {
       nonce: randomBytes(16).toString('hex'),
       title: 'recall',
@@ -104,7 +111,9 @@ export async function recall(
     return;
   }
   hits.forEach((hit, i) => {
-    const label = hit.quarantined ? '  [pending review]' : '';
+    const label =
+      (hit.quarantined ? '  [pending review]' : '') +
+      (stale.has(hit.memory.id) ? '  [stale: cites a file that is gone]' : '');
     text += formatMemoryLine(hit.memory, `${i + 1}. `).replace('\n', `${label}\n`);
     if (options.explain === true) text += explainLine(hit, `${i + 1}. `.length);
   });

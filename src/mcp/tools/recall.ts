@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { normaliseTags } from '../../core/memory.js';
 import { engineRecall, startEngineDetached } from '../../engine/engine-client.js';
+import { staleMemoryIds } from '../../project/stale-memories.js';
 import { type RankedHit, retrieve } from '../../retrieval/retrieve.js';
 import { readScope } from '../memory-access.js';
 import { renderForModel } from '../render-for-model.js';
@@ -66,10 +67,12 @@ export const recallTool = defineTool({
       (await engineRecall(ctx.app.config, request, ENGINE_RECALL_TIMEOUT_MS, {
         log: ctx.app.log,
       })) ?? (await lexicalFallback(ctx, request));
+    const memories = hits.map((hit) => hit.memory);
     const rendered = renderForModel(
       ctx,
-      hits.map((hit) => hit.memory),
+      memories,
       `recall for "${args.query}"`,
+      staleMemoryIds(memories, scope.projectKey),
     );
     return {
       structured: {

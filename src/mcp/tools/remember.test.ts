@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { claimSession, textOf, useMcpHarness } from '../../../test/helpers/mcp-harness.js';
@@ -51,6 +54,17 @@ describe('remember tool', () => {
       tainted: true,
       quarantine: 'pending',
     });
+  });
+
+  it('fails closed to agent_tainted while a capture waits in the spool, whose taint the store has not seen (W11)', async () => {
+    const h = await connect();
+    const spool = join(h.app.config.home, 'spool');
+    mkdirSync(spool, { recursive: true, mode: 0o700 });
+    writeFileSync(join(spool, '01JFX0000000000000000000AA.jsonl'), '{}\n', { mode: 0o600 });
+    const content = 'The API client retries 429s with jittered backoff';
+    await claimSession(h.app, content, 'session-clean');
+    const result = await h.call('remember', { content });
+    expect(out(result)).toMatchObject({ origin: 'agent_tainted', quarantine: 'pending' });
   });
 
   it('fails closed to agent_tainted when no hook claim links the call to a session', async () => {

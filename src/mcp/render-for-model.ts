@@ -4,6 +4,7 @@
  * per emission. Secrets are redacted again at read time, for rows written before redaction existed
  * (threat model R7), and review state, taint, pinning and tags travel as flattened header flags.
  */
+import { toRenderItem as injectionItem } from '../core/injection/injectable.js';
 import type { Memory } from '../core/memory.js';
 import { redactSecrets } from '../core/redact/redact-secrets.js';
 import {
@@ -29,14 +30,8 @@ export function memoryFlags(memory: Memory): string[] {
 
 /** A memory as the renderer takes it, content redacted. */
 export function toRenderItem(memory: Memory, extraFlags: readonly string[] = []): RenderItem {
-  return {
-    id: memory.id,
-    content: redactSecrets(memory.content).text,
-    origin: memory.origin,
-    createdAt: memory.createdAt,
-    kind: memory.kind,
-    flags: [...memoryFlags(memory), ...extraFlags],
-  };
+  // The injection renderer's item (content redacted at read time), with the fuller labels of explicit recall.
+  return { ...injectionItem(memory), flags: [...memoryFlags(memory), ...extraFlags] };
 }
 
 /** One emission in both forms, sharing one nonce. `text` is `''` for no memories. */

@@ -5,7 +5,6 @@
  * session 2 starts in the same project. Its injection must be framed, within budget, scoped to the project
  * and free of the hostile text. `mnemo uninstall` then restores the settings byte for byte.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,7 +18,7 @@ import {
   runHookBin,
 } from '../helpers/hook-fixtures.js';
 import { RICH_SETTINGS, snapshotTree } from '../helpers/install-files.js';
-import { type RunResult, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { runProcess, type RunResult, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 
 const newHome = useTestHomes();
 
@@ -34,25 +33,10 @@ const GOAL = 'Fix the 500 on GET /orders and keep the API backwards compatible';
 
 /** Runs one hook exactly as Claude Code would: the registered command line through a shell. */
 function runRegistered(h: TestHome, command: string, payload: object): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], {
-      cwd: h.project,
-      env: { ...h.env, ...HOOK_TEST_ENV },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({
-        code,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      }),
-    );
-    child.stdin.end(JSON.stringify(payload));
+  return runProcess('/bin/sh', ['-c', command], {
+    cwd: h.project,
+    env: { ...h.env, ...HOOK_TEST_ENV },
+    input: JSON.stringify(payload),
   });
 }
 

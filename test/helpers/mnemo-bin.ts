@@ -36,16 +36,14 @@ export interface RunOptions {
   cwd?: string;
 }
 
-/** Spawns `node dist/cli/main.js …` and collects its output. */
-export function runMnemo(
+/** Spawns `command args…`, feeds `input` on stdin and collects its output. */
+export function runProcess(
+  command: string,
   args: readonly string[],
-  options: RunOptions & { env: NodeJS.ProcessEnv; cwd: string },
+  options: { input?: string | Uint8Array; env: NodeJS.ProcessEnv; cwd: string },
 ): Promise<RunResult> {
-  if (!existsSync(MNEMO_BIN)) {
-    throw new Error(`${MNEMO_BIN} is missing: run \`npm run build\` before the e2e tests.`);
-  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MNEMO_BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -64,6 +62,17 @@ export function runMnemo(
     );
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Spawns `node dist/cli/main.js …` and collects its output. */
+export function runMnemo(
+  args: readonly string[],
+  options: RunOptions & { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<RunResult> {
+  if (!existsSync(MNEMO_BIN)) {
+    throw new Error(`${MNEMO_BIN} is missing: run \`npm run build\` before the e2e tests.`);
+  }
+  return runProcess(process.execPath, [MNEMO_BIN, ...args], options);
 }
 
 /** Registers temp-dir cleanup for the file and returns a factory of isolated homes. */

@@ -1,6 +1,8 @@
 /**
  * The hook subcommands mnemo implements, each a schema plus a thin handler. Names mirror the Claude Code
- * event names in kebab-case (architecture §2.3).
+ * event names in kebab-case (architecture §2.3). Handlers other than the tool-result capture (which runs on
+ * every tool call and needs its spool fallback at hand) are imported when their event fires, so a hook
+ * process loads only its own code.
  */
 import type { App } from '../app/open-app.js';
 import {
@@ -18,12 +20,7 @@ import {
   userPromptSubmitInput,
 } from './hook-input.js';
 import { handleToolResult, spoolRefusedToolResult, spoolToolResult } from './post-tool-use.js';
-import { handlePreCompact } from './pre-compact.js';
-import { handlePreToolUse } from './pre-tool-use.js';
 import type { HookSpec } from './run-hook.js';
-import { handleSessionEnd } from './session-end.js';
-import { handleSessionStart } from './session-start.js';
-import { handleUserPromptSubmit } from './user-prompt-submit.js';
 
 /**
  * A tool result we refused still entered the model's context: fail closed and taint its session when the
@@ -56,27 +53,29 @@ const specs = {
   'pre-tool-use': {
     name: 'pre-tool-use',
     schema: preToolUseInput,
-    handle: handlePreToolUse,
+    handle: async (input, app) => (await import('./pre-tool-use.js')).handlePreToolUse(input, app),
   } satisfies HookSpec<PreToolUseInput>,
   'session-start': {
     name: 'session-start',
     schema: sessionStartInput,
-    handle: handleSessionStart,
+    handle: async (input, app) =>
+      (await import('./session-start.js')).handleSessionStart(input, app),
   } satisfies HookSpec<SessionStartInput>,
   'user-prompt-submit': {
     name: 'user-prompt-submit',
     schema: userPromptSubmitInput,
-    handle: handleUserPromptSubmit,
+    handle: async (input, app) =>
+      (await import('./user-prompt-submit.js')).handleUserPromptSubmit(input, app),
   } satisfies HookSpec<UserPromptSubmitInput>,
   'pre-compact': {
     name: 'pre-compact',
     schema: preCompactInput,
-    handle: handlePreCompact,
+    handle: async (input, app) => (await import('./pre-compact.js')).handlePreCompact(input, app),
   } satisfies HookSpec<PreCompactInput>,
   'session-end': {
     name: 'session-end',
     schema: sessionEndInput,
-    handle: handleSessionEnd,
+    handle: async (input, app) => (await import('./session-end.js')).handleSessionEnd(input, app),
   } satisfies HookSpec<SessionEndInput>,
 } as const;
 

@@ -9,35 +9,14 @@ import { describe, expect, it } from 'vitest';
 
 import type { Memory } from '../../src/core/memory.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
-import { FIXTURE_SESSION, hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
+import { expectQuietHook, FIXTURE_SESSION, hookFixture } from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
-import { openTestApp } from '../helpers/test-app.js';
+import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 
-async function expectQuietSuccess(
-  home: TestHome,
-  event: string,
-  payload: Record<string, unknown> | string | Uint8Array,
-): Promise<void> {
-  const result = await runHookBin(home, event, payload);
-  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
-}
-
-async function withStore<T>(
-  home: TestHome,
-  read: (app: Awaited<ReturnType<typeof openTestApp>>) => Promise<T>,
-): Promise<T> {
-  const app = await openTestApp(home.home);
-  try {
-    return await read(app);
-  } finally {
-    await app.close();
-  }
-}
-
 function allRows(home: TestHome): Promise<Memory[]> {
-  return withStore(home, (app) =>
+  return withStore(home.home, (app) =>
     app.store.listMemories({
       limit: 1000,
       includeSuperseded: true,
@@ -47,7 +26,7 @@ function allRows(home: TestHome): Promise<Memory[]> {
 }
 
 async function counters(home: TestHome): Promise<Record<string, number>> {
-  const rows = await withStore(home, (app) => app.store.readCounters('2000-01-01'));
+  const rows = await withStore(home.home, (app) => app.store.readCounters('2000-01-01'));
   const out: Record<string, number> = {};
   for (const row of rows) out[row.name] = (out[row.name] ?? 0) + row.value;
   return out;
@@ -61,7 +40,7 @@ function logText(home: TestHome): string {
 describe('mnemo hook post-tool-use (built binary)', () => {
   it('captures an Edit as a compact local_edit capture', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-edit', { cwd: t.project }),
@@ -84,7 +63,7 @@ describe('mnemo hook post-tool-use (built binary)', () => {
 
   it('captures a Write with its path relative to the project', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-write', { cwd: t.project }),
@@ -101,7 +80,7 @@ describe('mnemo hook post-tool-use (built binary)', () => {
 
   it('stores a WebFetch result as a quarantined network capture and taints the session', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-webfetch', { cwd: t.project }),
@@ -115,16 +94,16 @@ describe('mnemo hook post-tool-use (built binary)', () => {
       kind: 'capture',
     });
     expect(rows[0]?.content).toMatch(/^Fetched https:\/\/node-postgres\.com\/features\/queries:\n/);
-    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'network', toolName: 'WebFetch' });
   });
 
   it('captures nothing for Read, a plain Bash run or an undeclared MCP tool, and counts each skip', async () => {
     const t = newHome();
     for (const name of ['post-tool-use-read', 'post-tool-use-bash'] as const) {
-      await expectQuietSuccess(t, 'post-tool-use', hookFixture(name, { cwd: t.project }));
+      await expectQuietHook(t, 'post-tool-use', hookFixture(name, { cwd: t.project }));
     }
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-mcp', { cwd: t.project, sessionId: 'mcp-session' }),
@@ -135,7 +114,7 @@ describe('mnemo hook post-tool-use (built binary)', () => {
       'capture.skipped.no_prior_failure': 1,
       'capture.skipped.undeclared_mcp': 1,
     });
-    const taints = await withStore(t, async (app) => ({
+    const taints = await withStore(t.home, async (app) => ({
       // Read and Bash are not taint sources by default; the undeclared MCP tool (unknown) is.
       fixture: await app.store.getSessionTaint(FIXTURE_SESSION),
       mcp: await app.store.getSessionTaint('mcp-session'),
@@ -146,18 +125,18 @@ describe('mnemo hook post-tool-use (built binary)', () => {
 
   it('records a failing command as an error and its later success in the session as a fix', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use-failure',
       hookFixture('post-tool-use-failure-bash', { cwd: t.project }),
     );
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-bash-pass', { cwd: t.project }),
     );
     // A second success is not a second fix.
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-bash-pass', { cwd: t.project }),
@@ -179,12 +158,12 @@ describe('mnemo hook post-tool-use (built binary)', () => {
 
   it('does not turn a success in another session into a fix', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use-failure',
       hookFixture('post-tool-use-failure-bash', { cwd: t.project }),
     );
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-bash-pass', { cwd: t.project, sessionId: 'another-session' }),
@@ -196,17 +175,17 @@ describe('mnemo hook post-tool-use (built binary)', () => {
 describe('mnemo hook user-prompt-submit and pre-tool-use (built binary)', () => {
   it('clears the session taint when the user submits a prompt', async () => {
     const t = newHome();
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-webfetch', { cwd: t.project }),
     );
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'user-prompt-submit',
       hookFixture('user-prompt-submit', { cwd: t.project }),
     );
-    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint.tainted).toBe(false);
   });
 
@@ -214,29 +193,29 @@ describe('mnemo hook user-prompt-submit and pre-tool-use (built binary)', () => 
     const t = newHome();
     const remember = hookFixture('pre-tool-use-remember', { cwd: t.project });
     const content = (remember['tool_input'] as { content: string }).content;
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'user-prompt-submit',
       hookFixture('user-prompt-submit', { cwd: t.project }),
     );
-    await expectQuietSuccess(t, 'pre-tool-use', remember);
-    const clean = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    await expectQuietHook(t, 'pre-tool-use', remember);
+    const clean = await withStore(t.home, (app) => resolveAgentTaint(app.store, content));
     expect(clean).toEqual({ tainted: false, sessionId: FIXTURE_SESSION, reason: 'session_clean' });
 
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-webfetch', { cwd: t.project }),
     );
-    await expectQuietSuccess(t, 'pre-tool-use', remember);
-    const tainted = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    await expectQuietHook(t, 'pre-tool-use', remember);
+    const tainted = await withStore(t.home, (app) => resolveAgentTaint(app.store, content));
     expect(tainted).toEqual({
       tainted: true,
       sessionId: FIXTURE_SESSION,
       reason: 'session_tainted',
     });
     // The claim was consumed: a second write of the same text has no link and fails closed.
-    const again = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    const again = await withStore(t.home, (app) => resolveAgentTaint(app.store, content));
     expect(again).toEqual({ tainted: true, sessionId: null, reason: 'no_claim' });
   });
 
@@ -246,9 +225,9 @@ describe('mnemo hook user-prompt-submit and pre-tool-use (built binary)', () => 
       cwd: t.project,
       patch: { tool_name: 'mcp__plugin_mnemo_mnemo__remember' },
     });
-    await expectQuietSuccess(t, 'pre-tool-use', remember);
+    await expectQuietHook(t, 'pre-tool-use', remember);
     const content = (remember['tool_input'] as { content: string }).content;
-    const taint = await withStore(t, (app) => resolveAgentTaint(app.store, content));
+    const taint = await withStore(t.home, (app) => resolveAgentTaint(app.store, content));
     expect(taint.reason).toBe('session_clean');
   });
 });
@@ -259,7 +238,7 @@ describe('mnemo hook failing open (built binary)', () => {
     mkdirSync(t.home, { recursive: true });
     const garbage = Buffer.from('definitely not a sqlite database '.repeat(300));
     writeFileSync(t.dbPath, garbage);
-    await expectQuietSuccess(
+    await expectQuietHook(
       t,
       'post-tool-use',
       hookFixture('post-tool-use-edit', { cwd: t.project }),
@@ -276,7 +255,7 @@ describe('mnemo hook failing open (built binary)', () => {
       Buffer.from([0xff, 0xfe, 0, 1, 2]),
       '[1,2]',
     ];
-    for (const input of inputs) await expectQuietSuccess(t, 'post-tool-use', input);
+    for (const input of inputs) await expectQuietHook(t, 'post-tool-use', input);
     const log = logText(t);
     for (const reason of ['not_json', 'empty', 'not_an_object']) {
       expect(log).toContain(`"reason":"${reason}"`);
@@ -286,7 +265,7 @@ describe('mnemo hook failing open (built binary)', () => {
 
   it('refuses deeply nested JSON without parsing it', async () => {
     const t = newHome();
-    await expectQuietSuccess(t, 'post-tool-use', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    await expectQuietHook(t, 'post-tool-use', `${'['.repeat(200_000)}${']'.repeat(200_000)}`);
     expect(logText(t)).toContain('"reason":"too_deep"');
   });
 
@@ -296,11 +275,11 @@ describe('mnemo hook failing open (built binary)', () => {
       cwd: t.project,
       patch: { tool_response: { result: 'x'.repeat(9 * 1024 * 1024) } },
     });
-    await expectQuietSuccess(t, 'post-tool-use', payload);
+    await expectQuietHook(t, 'post-tool-use', payload);
     expect(logText(t)).toMatch(/over the size cap; truncated and refused/);
     expect(await allRows(t)).toEqual([]);
     // The unparsed tool result still reached the model: its leading session id is tainted.
-    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
     expect(await counters(t)).toMatchObject({ 'capture.skipped.invalid_payload': 1 });
   });
@@ -308,11 +287,11 @@ describe('mnemo hook failing open (built binary)', () => {
   it('refuses a payload that claims force, logs the refused field and stores nothing', async () => {
     const t = newHome();
     const payload = hookFixture('post-tool-use-edit', { cwd: t.project, patch: { force: true } });
-    await expectQuietSuccess(t, 'post-tool-use', payload);
+    await expectQuietHook(t, 'post-tool-use', payload);
     expect(await allRows(t)).toEqual([]);
     expect(logText(t)).toMatch(/"reason":"schema","issues":\[\{"path":"force","code":"custom"\}\]/);
     // The refused tool result still entered the context: its session is tainted (fail closed).
-    const taint = await withStore(t, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
+    const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
   });
 
@@ -334,7 +313,7 @@ describe('mnemo hook failing open (built binary)', () => {
 
   it('ignores an unknown hook subcommand with exit 0 and a log line', async () => {
     const t = newHome();
-    await expectQuietSuccess(t, 'session-teleport', '{}');
+    await expectQuietHook(t, 'session-teleport', '{}');
     expect(logText(t)).toContain('unknown hook subcommand; ignored');
   });
 });

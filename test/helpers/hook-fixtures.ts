@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 
+import { expect } from 'vitest';
+
 import type { RunResult, TestHome } from './mnemo-bin.js';
 
 /** The working directory the recorded payloads were captured in (integration reference §7). */
@@ -61,4 +63,14 @@ export function runHookBin(
       ? JSON.stringify(payload)
       : payload;
   return home.run(['hook', event], { input, env: HOOK_TEST_ENV });
+}
+
+/** Runs a hook that must succeed silently: exit 0 and nothing on stdout. */
+export async function expectQuietHook(
+  home: TestHome,
+  event: string,
+  payload: Record<string, unknown> | string | Uint8Array,
+): Promise<void> {
+  const result = await runHookBin(home, event, payload);
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
 }

@@ -10,3 +10,13 @@ export type { App as TestApp };
 export function openTestApp(home: string, options: { clock?: Clock } = {}): Promise<App> {
   return openApp({ env: { MNEMO_HOME: home }, clock: options.clock });
 }
+
+/** Opens the app on `home`, runs `read` and closes it again, for assertions on what a process stored. */
+export async function withStore<T>(home: string, read: (app: App) => Promise<T>): Promise<T> {
+  const app = await openTestApp(home);
+  try {
+    return await read(app);
+  } finally {
+    await app.close();
+  }
+}

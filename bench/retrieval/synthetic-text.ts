@@ -4,17 +4,9 @@
  * Zipf-like skew, so the lexical index sees common and rare terms as in real use. Seeded; pure.
  */
 
-/** mulberry32: a tiny seeded PRNG, identical on every platform. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/store/contract/fixtures.js';
+
+export { seededRandom };
 
 const VOCAB = {
   component: `parser scheduler cache router store indexer tokenizer renderer uploader worker queue

@@ -5,12 +5,14 @@
  * The origin is always `agent` or `agent_tainted`: nothing in the arguments can change it (W4, W5).
  */
 import { MemoryError } from '../core/errors.js';
-import type { Memory } from '../core/memory.js';
+import type { Memory, MemoryKind } from '../core/memory.js';
 import type { OriginEnvelope } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
 import { spoolPaths, spoolUsage } from '../spool/spool-paths.js';
 import { resolveAgentTaint } from '../write/resolve-agent-taint.js';
-import type { WriteOutcome } from '../write/write-memory.js';
+import { writeMemory, type WriteOutcome } from '../write/write-memory.js';
+import { writeDepsFrom } from '../write/write-policy.js';
+import { writableProject } from './memory-access.js';
 import type { ToolContext } from './tool.js';
 
 /** The label stored as a memory's `originTool` for writes through this server. */
@@ -47,6 +49,31 @@ export function claimsOf(
   declared: readonly string[],
 ): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([key]) => !declared.includes(key)));
+}
+
+/**
+ * A model-supplied memory written in the caller's project: the session taint decides the origin, the
+ * arguments outside `declared` are logged as claims. Shared by `remember` and `checkpoint`.
+ */
+export async function writeAgentMemory(
+  ctx: ToolContext,
+  tool: string,
+  args: { content: string; tags?: string[] | undefined } & Record<string, unknown>,
+  kind: MemoryKind | undefined,
+  declared: readonly string[],
+): Promise<WriteOutcome> {
+  const projectKey = await writableProject(ctx);
+  const channel = await agentChannel(ctx, args.content);
+  return writeMemory(writeDepsFrom(ctx.app), {
+    envelope: channel.envelope,
+    content: args.content,
+    projectKey,
+    kind,
+    tags: args.tags,
+    sessionId: channel.sessionId,
+    originTool: originToolOf(tool),
+    claims: claimsOf(args, declared),
+  });
 }
 
 /** The structured result of a write. */

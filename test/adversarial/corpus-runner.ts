@@ -19,7 +19,7 @@ import { writeMemory } from '../../src/write/write-memory.js';
 import { writeDepsFrom } from '../../src/write/write-policy.js';
 import { HOOK_TEST_ENV } from '../helpers/hook-fixtures.js';
 import type { TestHome } from '../helpers/mnemo-bin.js';
-import { openTestApp } from '../helpers/test-app.js';
+import { everything, openTestApp } from '../helpers/test-app.js';
 
 /** The session every hook payload belongs to unless it names another. */
 export const CORPUS_SESSION = 'adv-session-0001';
@@ -191,15 +191,7 @@ async function readStore(home: TestHome): Promise<{
   if (!existsSync(home.dbPath)) return { rows: [], counters: {}, sessionTainted: false };
   const app = await openTestApp(home.home);
   try {
-    const rows = await app.store.listMemories({
-      limit: 1000,
-      includeSuperseded: true,
-      quarantine: ['none', 'pending', 'approved', 'rejected'],
-    });
-    const counters: Record<string, number> = {};
-    for (const row of await app.store.readCounters('2000-01-01')) {
-      counters[row.name] = (counters[row.name] ?? 0) + row.value;
-    }
+    const { rows, counters } = await everything(app);
     const sessionTainted = (await app.store.getSessionTaint(CORPUS_SESSION)).tainted;
     return { rows, counters, sessionTainted };
   } finally {

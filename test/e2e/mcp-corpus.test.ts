@@ -19,7 +19,7 @@ import {
 } from '../adversarial/corpus-runner.js';
 import { startStdioMcp, type StdioMcp } from '../helpers/mcp-harness.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
-import { openTestApp } from '../helpers/test-app.js';
+import { everything, openTestApp } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 
@@ -72,15 +72,7 @@ async function readRows(
 ): Promise<Omit<Observed, 'processProblems' | 'newRows' | 'log' | 'dbBytes'>> {
   const app = await openTestApp(home.home);
   try {
-    const rows = await app.store.listMemories({
-      limit: 1000,
-      includeSuperseded: true,
-      quarantine: ['none', 'pending', 'approved', 'rejected'],
-    });
-    const counters: Record<string, number> = {};
-    for (const row of await app.store.readCounters('2000-01-01')) {
-      counters[row.name] = (counters[row.name] ?? 0) + row.value;
-    }
+    const { rows, counters } = await everything(app);
     return {
       allRows: rows,
       counters,

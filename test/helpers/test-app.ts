@@ -1,4 +1,5 @@
 import { type App, openApp } from '../../src/app/open-app.js';
+import type { Memory } from '../../src/core/memory.js';
 import type { Clock } from '../../src/ports/clock.js';
 
 export type { App as TestApp };
@@ -19,4 +20,20 @@ export async function withStore<T>(home: string, read: (app: App) => Promise<T>)
   } finally {
     await app.close();
   }
+}
+
+/** Every memory (superseded and every review state included) and every counter summed over all days. */
+export async function everything(
+  app: App,
+): Promise<{ rows: Memory[]; counters: Record<string, number> }> {
+  const rows = await app.store.listMemories({
+    limit: 1000,
+    includeSuperseded: true,
+    quarantine: ['none', 'pending', 'approved', 'rejected'],
+  });
+  const counters: Record<string, number> = {};
+  for (const row of await app.store.readCounters('2000-01-01')) {
+    counters[row.name] = (counters[row.name] ?? 0) + row.value;
+  }
+  return { rows, counters };
 }

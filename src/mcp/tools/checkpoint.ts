@@ -1,9 +1,6 @@
 import { z } from 'zod';
 
-import { writeMemory } from '../../write/write-memory.js';
-import { writeDepsFrom } from '../../write/write-policy.js';
-import { agentChannel, claimsOf, describeWrite, originToolOf } from '../agent-write.js';
-import { writableProject } from '../memory-access.js';
+import { describeWrite, writeAgentMemory } from '../agent-write.js';
 import { contentArg, tagsArg, writeReportSchema } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
@@ -26,18 +23,7 @@ export const checkpointTool = defineTool({
   output: writeReportSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   async run(ctx, args) {
-    const projectKey = await writableProject(ctx);
-    const channel = await agentChannel(ctx, args.content);
-    const outcome = await writeMemory(writeDepsFrom(ctx.app), {
-      envelope: channel.envelope,
-      content: args.content,
-      projectKey,
-      kind: 'checkpoint',
-      tags: args.tags,
-      sessionId: channel.sessionId,
-      originTool: originToolOf('checkpoint'),
-      claims: claimsOf(args, DECLARED),
-    });
+    const outcome = await writeAgentMemory(ctx, 'checkpoint', args, 'checkpoint', DECLARED);
     return describeWrite(outcome, 'Checkpoint saved');
   },
 });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 
 import { MEMORY_KINDS } from '../core/memory.js';
+import { registerAnchorCommands } from './anchor-commands.js';
 import type { CliContext } from './cli-context.js';
 import type { ReviewCliOptions } from './commands/approve.js';
 import type { ImportClaudeCodeCliOptions } from './commands/import-claude-code.js';
@@ -156,8 +157,9 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .command('get')
     .description('show one memory in full')
     .argument('<id>', 'the memory id')
+    .option('-p, --project <dir>', 'check its anchors against this project directory')
     .option('--json', 'print JSON')
-    .action((id: string, options: { json?: boolean }) =>
+    .action((id: string, options: { json?: boolean; project?: string }) =>
       on('get', [id], options, async (ctx) => {
         const { get } = await import('./commands/get.js');
         await get(ctx, id, options);
@@ -167,16 +169,19 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
   program
     .command('explain')
     .description(
-      'why a memory is as it is: origin, trust, review state, gate reason, injection eligibility, audit trail',
+      'why a memory is as it is: origin, trust, review state, gate reason, whether it is injected and why not, its code anchors, audit trail',
     )
     .argument('<id>', 'the memory id')
+    .option('-p, --project <dir>', 'check its anchors against this project directory')
     .option('--json', 'print JSON')
-    .action((id: string, options: { json?: boolean }) =>
+    .action((id: string, options: { json?: boolean; project?: string }) =>
       on('explain', [id], options, async (ctx) => {
         const { explain } = await import('./commands/explain.js');
         await explain(ctx, id, options);
       }),
     );
+
+  registerAnchorCommands(program, on);
 
   program
     .command('review')

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 
+import { ANCHOR_HOWS, assertAnchorSet, MENTION_REASONS } from '../core/anchors/anchor.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import {
   GATE_REASONS,
@@ -51,6 +52,31 @@ export function withWritePathDefaults<
   };
 }
 
+const anchorSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('file'),
+    path: z.string(),
+    citedAs: z.string().nullable(),
+    blobId: z.string(),
+    size: z.int().min(0),
+    commit: z.string().nullable(),
+    source: z.enum(['worktree', 'commit']),
+    symbols: z.array(z.string()),
+  }),
+  z.strictObject({ kind: z.literal('mention'), path: z.string(), why: z.enum(MENTION_REASONS) }),
+]);
+
+const anchorsSchema = z
+  .strictObject({ how: z.enum(ANCHOR_HOWS), resolvedAt: timestamp, anchors: z.array(anchorSchema) })
+  .superRefine((set, ctx) => {
+    try {
+      assertAnchorSet(set);
+    } catch (error) {
+      if (!isMemoryError(error)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+  });
+
 const exportedMemorySchema = z
   .strictObject({
     id: memoryId,
@@ -86,6 +112,8 @@ const exportedMemorySchema = z
       })
       .refine((v) => v.values.length === v.dims, 'values must hold exactly `dims` numbers')
       .nullable(),
+    // Added by schema v5; absent in older exports, whose memories import as pending (no anchor set).
+    anchors: anchorsSchema.nullable().optional(),
   })
   .superRefine((record, ctx) => {
     // Exports hold normalised values; anything else was edited by hand and the store would refuse it
@@ -117,7 +145,10 @@ const exportedMemorySchema = z
       }
     }
   })
-  .transform(withWritePathDefaults) satisfies z.ZodType<ExportedMemory>;
+  .transform((record) => ({
+    ...withWritePathDefaults(record),
+    anchors: record.anchors ?? null,
+  })) satisfies z.ZodType<ExportedMemory>;
 
 /** One parsed line. */
 export interface ExportLine {

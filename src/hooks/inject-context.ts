@@ -12,7 +12,7 @@ import { isMemoryError } from '../core/errors.js';
 import type { RenderItem } from '../core/render/render-memories.js';
 import { renderMemoriesWithinBudget } from '../core/render/render-within-budget.js';
 import { resolveProjectKey } from '../project/project-key.js';
-import type { InjectionEvent } from '../store/store.js';
+import type { InjectionEvent, WithheldEntry } from '../store/store.js';
 import type { HookResult } from './run-hook.js';
 
 /** The Claude Code events whose `additionalContext` mnemo fills. */
@@ -49,31 +49,50 @@ export interface Injection {
   readonly projectKey: string | null;
   /** In priority order; the renderer keeps the first ones that fit. */
   readonly items: readonly RenderItem[];
+  /** Candidates the gate kept out, recorded in the ledger even when nothing is injected. */
+  readonly withheld?: readonly WithheldEntry[];
   readonly budgetTokens: number;
   /** The frame's context line, e.g. `session start`. */
   readonly title: string;
 }
 
-/** Renders, records and returns the hook output; `{}` when nothing fits the budget. */
+/**
+ * Renders, records and returns the hook output; `{}` when nothing fits the budget. Withheld candidates
+ * are recorded even then (a ledger row with no injected ids), so nothing is withheld silently.
+ */
 export async function injectContext(app: App, injection: Injection): Promise<HookResult> {
-  if (injection.items.length === 0 || injection.budgetTokens <= 0) return {};
-  const rendered = renderMemoriesWithinBudget(injection.items, {
-    nonce: newNonce(),
-    title: injection.title,
-    now: app.clock.now().toISOString(),
-    budgetTokens: injection.budgetTokens,
-  });
-  if (rendered.included.length === 0) return {};
+  if (injection.budgetTokens <= 0) return {};
+  const withheld = injection.withheld ?? [];
+  const rendered =
+    injection.items.length === 0
+      ? undefined
+      : renderMemoriesWithinBudget(injection.items, {
+          nonce: newNonce(),
+          title: injection.title,
+          now: app.clock.now().toISOString(),
+          budgetTokens: injection.budgetTokens,
+        });
+  const included = rendered?.included ?? [];
+  if (included.length === 0 && withheld.length === 0) return {};
   await app.store.recordInjection({
     sessionId: injection.sessionId,
     event: injection.event,
     source: injection.source,
     projectKey: injection.projectKey,
-    memoryIds: rendered.included,
-    tokens: rendered.tokens,
+    memoryIds: included,
+    tokens: included.length === 0 ? 0 : (rendered?.tokens ?? 0),
+    withheld,
   });
+  if (rendered === undefined || included.length === 0) {
+    app.log.debug('injected nothing; withheld recorded', {
+      event: injection.event,
+      withheld: withheld.length,
+    });
+    return {};
+  }
   app.log.debug('injected', {
     event: injection.event,
+    withheld: withheld.length,
     ids: rendered.included,
     omitted: rendered.omitted.length,
     tokens: rendered.tokens,

@@ -3,6 +3,7 @@
  * plugin (`mcp__plugin_mnemo_mnemo__remember`), or bundled under another plugin name
  * (`mcp__plugin_<plugin>_mnemo__remember`, integration reference §4.3).
  */
+import { reverifyClaimText } from '../core/anchors/reverify-claim.js';
 import { isOwnTool, type OriginConfig } from '../core/origin/classify-origin.js';
 import { parseToolName } from '../core/origin/tool-names.js';
 
@@ -17,10 +18,32 @@ export function isMnemoTool(toolName: string, config: OriginConfig): boolean {
 }
 
 /**
- * mnemo's MCP tools that write model-supplied `content`: each call needs a remember claim so the server can
- * learn its session and taint. Without one the write fails closed to `agent_tainted`.
+ * mnemo's MCP tools whose effect depends on the session's taint: the three that write model-supplied
+ * `content`, and `reverify_memory`, which vouches for a memory. Each call needs a remember claim so the
+ * server can learn its session and taint. Without one the call fails closed to `agent_tainted`.
  */
-export const CLAIMING_TOOLS = ['remember', 'supersede_memory', 'checkpoint'] as const;
+export const CLAIMING_TOOLS = [
+  'remember',
+  'supersede_memory',
+  'checkpoint',
+  'reverify_memory',
+] as const;
+
+/**
+ * The text a call's claim is keyed by: the `content` it writes, or for `reverify_memory` the id it vouches
+ * for (`reverifyClaimText`). Undefined when the argument is missing or not text.
+ */
+export function claimTextOf(
+  toolName: string,
+  toolInput: Readonly<Record<string, unknown>>,
+): unknown {
+  const parsed = parseToolName(toolName);
+  if (parsed.kind === 'mcp' && parsed.tool === 'reverifymemory') {
+    const id = Object.hasOwn(toolInput, 'id') ? toolInput['id'] : undefined;
+    return typeof id === 'string' && id.length <= 64 ? reverifyClaimText(id) : undefined;
+  }
+  return Object.hasOwn(toolInput, 'content') ? toolInput['content'] : undefined;
+}
 
 /** True for one of mnemo's content-writing tools: the calls the taint link (remember claims) is about. */
 export function isRememberTool(toolName: string, config: OriginConfig): boolean {

@@ -106,6 +106,8 @@ export interface ToolResultPlan {
 /** A capture built from the event, ready for the write service. */
 export interface PlannedCapture {
   projectKey: string;
+  /** The session's directory: the capture's cited files are anchored against its working tree. */
+  cwd?: string;
   kind: MemoryKind;
   content: string;
   tags: string[];
@@ -170,7 +172,7 @@ export function planToolResult(input: ToolResultInput, config: Config): ToolResu
     captureConfigFrom(config).minChars,
   );
   if (!built.ok) return plan({ skip: built.reason });
-  return plan({ projectKey, kind: built.kind, content: built.content, tags });
+  return plan({ projectKey, cwd: input.cwd, kind: built.kind, content: built.content, tags });
 }
 
 /**
@@ -205,6 +207,7 @@ export async function applyToolResult(plan: ToolResultPlan, app: App): Promise<H
     tags: capture.tags,
     sessionId: plan.sessionId,
     originTool: shortName(toolName),
+    workingDir: capture.cwd ?? null,
   });
   if (outcome.decision === 'reject') return skip(app, toolName, outcome.reason);
   app.log.debug('captured', {

@@ -5,13 +5,15 @@
  * was already shown, and inject them within `injection.promptTokens`. Usually nothing clears the bar and
  * the hook prints nothing. The prompt is read, never stored or logged.
  */
+import { stalenessFrom } from '../anchors/check-staleness.js';
+import { hookBudget } from '../anchors/verify-anchors.js';
 import type { App } from '../app/open-app.js';
 import { injectableOrigins, toRenderItem } from '../core/injection/injectable.js';
 import { hasTopic, selectPromptRecall } from '../core/injection/prompt-recall.js';
 import { MAX_RELEVANCE_CHARS } from '../core/injection/prompt-relevance.js';
 import type { QuarantineState } from '../core/memory.js';
+import { demoteStale } from '../core/ranking/stale-rank.js';
 import { engineRecall } from '../engine/engine-client.js';
-import { staleMemoryIds } from '../project/stale-memories.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import type { UserPromptSubmitInput } from './hook-input.js';
 import { injectContext, sessionProjectKey } from './inject-context.js';
@@ -46,18 +48,12 @@ export async function recallForPrompt(input: UserPromptSubmitInput, app: App): P
     (await retrieve({ store: app.store, clock: app.clock }, request));
   if (hits.length === 0) return {};
   const injected = await app.store.injectedIds(input.session_id);
+  const memories = hits.map((hit) => hit.memory);
+  const staleness = await stalenessFrom(app, projectKey, input.cwd, memories, hookBudget());
   const recall = selectPromptRecall({
     prompt,
-    candidates: hits.map((hit) => hit.memory),
-    target: {
-      projectKey,
-      alreadyInjected: new Set(injected),
-      privileges,
-      stale: staleMemoryIds(
-        hits.map((hit) => hit.memory),
-        projectKey,
-      ),
-    },
+    candidates: demoteStale(hits, (id) => staleness.get(id)).map((hit) => hit.memory),
+    target: { projectKey, alreadyInjected: new Set(injected), privileges, staleness },
   });
   app.log.debug('prompt recall', {
     candidates: hits.length,
@@ -70,7 +66,9 @@ export async function recallForPrompt(input: UserPromptSubmitInput, app: App): P
     sessionId: input.session_id,
     source: null,
     projectKey,
-    items: recall.chosen.map((choice) => toRenderItem(choice.memory)),
+    items: recall.chosen.map((choice) =>
+      toRenderItem(choice.memory, staleness.get(choice.memory.id)),
+    ),
     budgetTokens,
     title: 'prompt recall',
   });

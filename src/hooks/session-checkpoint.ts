@@ -125,6 +125,7 @@ export async function writeSessionCheckpoint(
     tags: [CHECKPOINT_TAG, request.event],
     sessionId: request.sessionId,
     originTool: checkpointTool(request.event),
+    workingDir: request.cwd,
   };
   const outcome =
     previous === undefined

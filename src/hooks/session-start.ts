@@ -8,12 +8,23 @@
  * pack; a later one (`resume`, `compact`, a repeated `startup`) only what this session has not been
  * shown yet, which is usually nothing or a new checkpoint. `/clear` starts a new session id, so it gets a
  * full pack. Injecting is not use: no access or heat is recorded.
+ *
+ * Anchors (threat model R5): the candidates' cited files are checked against the `cwd`'s working tree
+ * within a hook's budget; a stale memory is injected with a label and ranked lower, one whose every
+ * cited file was deleted is withheld, and the ledger entry lists every candidate withheld and why.
  */
+import { stalenessFrom } from '../anchors/check-staleness.js';
+import { type CheckBudget, hookBudget } from '../anchors/verify-anchors.js';
 import type { App } from '../app/open-app.js';
+import type { MemoryStaleness } from '../core/anchors/staleness.js';
 import { injectableOrigins } from '../core/injection/injectable.js';
-import { planSessionPack, SESSION_RECENT_KINDS } from '../core/injection/session-pack.js';
-import type { QuarantineState } from '../core/memory.js';
-import { staleMemoryIds } from '../project/stale-memories.js';
+import {
+  planSessionPack,
+  SESSION_RECENT_KINDS,
+  type SessionPack,
+} from '../core/injection/session-pack.js';
+import type { MemoryId, QuarantineState } from '../core/memory.js';
+import type { WithheldEntry } from '../store/store.js';
 import type { SessionStartInput } from './hook-input.js';
 import { injectContext, sessionProjectKey } from './inject-context.js';
 import type { HookResult } from './run-hook.js';
@@ -25,11 +36,34 @@ const RECENT_CANDIDATES = 100;
 /** Review states that may be injected; the pure gate re-checks every candidate. */
 const REVIEWED: readonly QuarantineState[] = ['none', 'approved'];
 
-/** Prints the session's pack as `additionalContext` JSON, or nothing when there is nothing new. */
-export async function handleSessionStart(input: SessionStartInput, app: App): Promise<HookResult> {
-  const budgetTokens = app.config.injection.sessionStartTokens;
-  if (budgetTokens <= 0) return {};
-  const projectKey = sessionProjectKey(input.cwd);
+/** One session start's plan: the pack, and the staleness it was planned with. */
+export interface SessionStartPlan {
+  readonly projectKey: string | null;
+  readonly pack: SessionPack;
+  readonly staleness: ReadonlyMap<MemoryId, MemoryStaleness>;
+  /** Candidates considered (pinned, recent and the checkpoint, before the gate). */
+  readonly candidates: number;
+}
+
+export interface SessionStartRequest {
+  readonly cwd: string;
+  /** The session's id, whose ledger decides what was already shown; null plans a first start. */
+  readonly sessionId: string | null;
+  readonly budgetTokens: number;
+  readonly budget: CheckBudget;
+  /** Cache anchor checks and backfills; doctor plans read-only. */
+  readonly persist: boolean;
+}
+
+/**
+ * Plans what a session start in `cwd` injects and withholds. Shared by the hook and `mnemo doctor`, so
+ * what doctor reports is what session start does.
+ */
+export async function planSessionStart(
+  app: App,
+  request: SessionStartRequest,
+): Promise<SessionStartPlan> {
+  const projectKey = sessionProjectKey(request.cwd);
   const scope = { projectKey, includeGlobal: true };
   const privileges = { proactiveLocal: app.config.injection.proactiveLocal };
   const eligible = { scope, origins: injectableOrigins(privileges), quarantine: REVIEWED };
@@ -44,36 +78,61 @@ export async function handleSessionStart(input: SessionStartInput, app: App): Pr
           kinds: ['checkpoint'],
           limit: 1,
         }),
-    app.store.injectedIds(input.session_id),
+    request.sessionId === null ? Promise.resolve([]) : app.store.injectedIds(request.sessionId),
   ]);
-  const title = 'session start';
+  const candidates = [...pinned, ...recent, ...checkpoints];
+  const staleness = await stalenessFrom(
+    app,
+    projectKey,
+    request.cwd,
+    candidates,
+    request.budget,
+    request.persist,
+  );
   const pack = planSessionPack({
     pinned,
     recent,
     checkpoints,
-    target: {
-      projectKey,
-      alreadyInjected: new Set(injected),
-      privileges,
-      stale: staleMemoryIds([...pinned, ...recent, ...checkpoints], projectKey),
-    },
+    target: { projectKey, alreadyInjected: new Set(injected), privileges, staleness },
     now: app.clock.now().toISOString(),
-    budgetTokens,
-    title,
+    budgetTokens: request.budgetTokens,
+    title: 'session start',
   });
-  if (pack.withheld.length > 0) {
-    app.log.debug('session start withheld', {
-      withheld: pack.withheld.map((w) => ({ id: w.id, reasons: w.reasons })),
-    });
-  }
+  return { projectKey, pack, staleness, candidates: new Set(candidates.map((m) => m.id)).size };
+}
+
+/** Prints the session's pack as `additionalContext` JSON, or nothing when there is nothing new. */
+export async function handleSessionStart(input: SessionStartInput, app: App): Promise<HookResult> {
+  const budgetTokens = app.config.injection.sessionStartTokens;
+  if (budgetTokens <= 0) return {};
+  const plan = await planSessionStart(app, {
+    cwd: input.cwd,
+    sessionId: input.session_id,
+    budgetTokens,
+    budget: hookBudget(),
+    persist: true,
+  });
+  const withheld = reportedWithheld(plan.pack);
+  if (withheld.length > 0) app.log.debug('session start withheld', { withheld });
   return injectContext(app, {
     hookEvent: 'SessionStart',
     event: 'session-start',
     sessionId: input.session_id,
     source: input.source === undefined || input.source === '' ? null : input.source,
-    projectKey,
-    items: pack.entries.map((entry) => entry.item),
+    projectKey: plan.projectKey,
+    items: plan.pack.entries.map((entry) => entry.item),
+    withheld,
     budgetTokens,
-    title,
+    title: 'session start',
   });
+}
+
+/**
+ * The withheld candidates the ledger records: all of them except those withheld only because this
+ * session was already shown them (the ledger has those already).
+ */
+export function reportedWithheld(pack: SessionPack): WithheldEntry[] {
+  return pack.withheld
+    .filter((w) => w.reasons.some((reason) => reason !== 'already_injected'))
+    .map((w) => ({ id: w.id, reasons: [...w.reasons] }));
 }

@@ -73,6 +73,7 @@ export async function writeAgentMemory(
     sessionId: channel.sessionId,
     originTool: originToolOf(tool),
     claims: claimsOf(args, declared),
+    workingDir: await ctx.projectDir(),
   });
 }
 

@@ -39,6 +39,7 @@ describe('createMcpServer', () => {
       'checkpoint',
       'memory_stats',
       'explain_memory',
+      'reverify_memory',
     ]);
     expect(allTools.filter((tool) => /approv|quarantin|review/i.test(tool.name))).toEqual([]);
   });

@@ -66,6 +66,7 @@ export function createMcpServer(app: App, options: CreateMcpServerOptions = {}):
     app,
     log: app.log,
     projectKey: () => scope.current(),
+    projectDir: () => scope.directory(),
     nonce: () => randomBytes(16).toString('hex'),
   };
   for (const tool of options.tools ?? allTools) {

@@ -20,6 +20,8 @@ export interface ClientRoot {
 export interface ProjectScope {
   /** The project key, or null when nothing resolves (global memories only, writes refused). */
   current(): Promise<string | null>;
+  /** The directory the key was resolved from (where the project's files are), or null with it. */
+  directory(): Promise<string | null>;
   /** Re-resolves from the client's roots; `list` failures fall back to the environment. */
   refreshFromRoots(list: () => Promise<{ roots: ClientRoot[] }>): void;
 }
@@ -32,18 +34,24 @@ export interface ProjectScopeOptions {
   resolveKey?: (dir: string) => string;
 }
 
+/** A resolved project: its key and the directory it was resolved from. */
+interface Resolved {
+  key: string;
+  dir: string;
+}
+
 /** Creates the scope; until roots are asked for, the environment decides. */
 export function createProjectScope(options: ProjectScopeOptions): ProjectScope {
   const resolveKey = options.resolveKey ?? resolveProjectKey;
-  const keyOf = (dir: string, source: string): string | null => {
+  const keyOf = (dir: string, source: string): Resolved | null => {
     try {
-      return resolveKey(dir);
+      return { key: resolveKey(dir), dir };
     } catch (error) {
       options.log.warn('mcp project not resolved', { source, dir, error: String(error) });
       return null;
     }
   };
-  const fromEnvironment = (): string | null => {
+  const fromEnvironment = (): Resolved | null => {
     const declared = options.env['CLAUDE_PROJECT_DIR']?.trim();
     if (declared !== undefined && declared !== '') {
       const key = keyOf(declared, 'CLAUDE_PROJECT_DIR');
@@ -52,16 +60,22 @@ export function createProjectScope(options: ProjectScopeOptions): ProjectScope {
     return keyOf(options.cwd, 'cwd');
   };
 
-  let resolved: Promise<string | null> | undefined;
+  let resolved: Promise<Resolved | null> | undefined;
   let generation = 0;
+  const settled = (): Promise<Resolved | null> => {
+    resolved ??= Promise.resolve(fromEnvironment());
+    return resolved;
+  };
   return {
-    current() {
-      resolved ??= Promise.resolve(fromEnvironment());
-      return resolved;
+    async current() {
+      return (await settled())?.key ?? null;
+    },
+    async directory() {
+      return (await settled())?.dir ?? null;
     },
     refreshFromRoots(list) {
       const mine = ++generation;
-      const next = (async (): Promise<string | null> => {
+      const next = (async (): Promise<Resolved | null> => {
         try {
           const { roots } = await list();
           const root = roots.find((candidate) => candidate.uri.startsWith('file://'));
@@ -81,7 +95,9 @@ export function createProjectScope(options: ProjectScopeOptions): ProjectScope {
       })();
       // A slower, older refresh must not overwrite a newer one.
       resolved = next.then(async (key) => (mine === generation ? key : await resolved!));
-      void resolved.then((key) => options.log.info('mcp project', { project: key }));
+      void resolved.then((found) =>
+        options.log.info('mcp project', { project: found?.key ?? null }),
+      );
     },
   };
 }

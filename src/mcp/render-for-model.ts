@@ -4,6 +4,7 @@
  * per emission. Secrets are redacted again at read time, for rows written before redaction existed
  * (threat model R7), and review state, taint, pinning and tags travel as flattened header flags.
  */
+import { isStale, type MemoryStaleness } from '../core/anchors/staleness.js';
 import { toRenderItem as injectionItem } from '../core/injection/injectable.js';
 import type { Memory } from '../core/memory.js';
 import { redactSecrets } from '../core/redact/redact-secrets.js';
@@ -28,10 +29,14 @@ export function memoryFlags(memory: Memory): string[] {
   return flags;
 }
 
-/** A memory as the renderer takes it, content redacted. */
-export function toRenderItem(memory: Memory, extraFlags: readonly string[] = []): RenderItem {
-  // The injection renderer's item (content redacted at read time), with the fuller labels of explicit recall.
-  return { ...injectionItem(memory), flags: [...memoryFlags(memory), ...extraFlags] };
+/** A memory as the renderer takes it, content redacted; a stale one flagged, with its note. */
+export function toRenderItem(memory: Memory, staleness?: MemoryStaleness): RenderItem {
+  // The injection renderer's item (content redacted at read time, stale note), with the fuller labels of
+  // explicit recall.
+  return {
+    ...injectionItem(memory, staleness),
+    flags: [...memoryFlags(memory), ...(isStale(staleness) ? ['stale'] : [])],
+  };
 }
 
 /** One emission in both forms, sharing one nonce. `text` is `''` for no memories. */
@@ -45,12 +50,10 @@ export function renderForModel(
   ctx: Pick<ToolContext, 'nonce' | 'app'>,
   memories: readonly Memory[],
   title: string,
-  stale: ReadonlySet<string> = new Set(),
+  staleness: ReadonlyMap<string, MemoryStaleness> = new Map(),
 ): RenderedMemories {
-  // `stale`: the memory cites a file the project no longer has (threat model R5), a quality label only.
-  const items = memories.map((memory) =>
-    toRenderItem(memory, stale.has(memory.id) ? ['stale'] : []),
-  );
+  // A stale memory (a cited file changed, moved or was deleted; threat model R5) is labelled: quality only.
+  const items = memories.map((memory) => toRenderItem(memory, staleness.get(memory.id)));
   const options = { nonce: ctx.nonce(), title, now: ctx.app.clock.now().toISOString() };
   return { text: renderMemories(items, options), json: renderMemoriesJson(items, options) };
 }

@@ -87,6 +87,8 @@ export const memoryViewSchema = z.object({
   date: z.string(),
   ageDays: z.number().optional(),
   flags: z.array(z.string()),
+  /** Why it may be out of date ("cites src/db.ts, changed 4 commits ago"), when it is stale. */
+  note: z.string().optional(),
   quoted: z.string(),
 });
 

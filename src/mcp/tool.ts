@@ -24,6 +24,11 @@ export interface ToolContext {
    * are refused. Awaits a roots request still in flight.
    */
   projectKey(): Promise<string | null>;
+  /**
+   * The directory that project was resolved from (where its files are, for anchors), or null with it.
+   * Never derived from the project key.
+   */
+  projectDir(): Promise<string | null>;
   /** Fresh crypto-random hex for one rendered emission (threat model R2). */
   nonce(): string;
 }

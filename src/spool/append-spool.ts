@@ -62,9 +62,17 @@ function redactEntry(entry: SpoolEntry): SpoolEntry | undefined {
     // As the write path does: a tag that held a secret is dropped, not stored redacted.
     if (cleanTag.redactions === 0) tags.push(cleanTag.text);
   }
+  // The directory only anchors the capture: one that redaction would change is left out (the memory is
+  // then stored pending), not refused like a channel field.
+  const { cwd, ...capture } = entry.capture;
   return {
     ...entry,
-    capture: { ...entry.capture, content: sanitiseForStorage(entry.capture.content).text, tags },
+    capture: {
+      ...capture,
+      ...(cwd === undefined || !clean(cwd) ? {} : { cwd }),
+      content: sanitiseForStorage(entry.capture.content).text,
+      tags,
+    },
   };
 }
 

@@ -27,6 +27,8 @@ const head = {
 
 const plannedCapture = z.strictObject({
   projectKey: z.string().min(1).max(4096),
+  /** The session's directory, for the capture's anchors; absent in records written before anchors. */
+  cwd: z.string().min(1).max(4096).optional(),
   kind: z.enum(MEMORY_KINDS),
   content: z.string().max(MAX_RAW_CONTENT_CHARS),
   tags: z.array(z.string().max(256)).max(MAX_TAGS),

@@ -7,6 +7,7 @@
  * Scoring is not the store's job: each search leg returns raw candidates with raw scores, and fusion,
  * recency and diversity live in pure code.
  */
+import type { AnchorCheck, AnchorSet, AnchorSetInput } from '../core/anchors/anchor.js';
 import type {
   Memory,
   MemoryId,
@@ -78,6 +79,24 @@ export interface VectorHit {
 export interface RememberOptions {
   /** Stored in the same transaction as the row. Must match `embeddingModel` semantics: one model id, one dimension. */
   vector?: MemoryVector;
+  /**
+   * The memory's code anchors, stored in the same transaction as a new row (`how: 'write'`). Ignored when
+   * the content resolves to an existing memory, which keeps its own. Omitted: the memory is `pending`
+   * (no anchor set) until a backfill resolves it.
+   */
+  anchors?: AnchorSetInput;
+}
+
+/**
+ * A replacement anchor set for one memory. `backfill` fills a pending memory (marked by the set's `how`,
+ * not audited: nothing about the memory changes but what is known about its files); `reverify` replaces
+ * the set with an audit entry carrying `detail` (who vouched, what changed).
+ */
+export interface AnchorSetWrite {
+  memoryId: MemoryId;
+  set: AnchorSetInput;
+  action: 'backfill' | 'reverify';
+  detail?: Record<string, unknown>;
 }
 
 export interface RememberOutcome {
@@ -95,9 +114,11 @@ export interface MemoryPatch {
   visibility?: Visibility;
 }
 
-/** One memory as exported: every column plus its vector. Import of an export is the identity. */
+/** One memory as exported: every column plus its vector and anchors. Import of an export is the identity. */
 export interface ExportedMemory extends Memory {
   vector: { model: string; dims: number; values: number[] } | null;
+  /** The anchor set without its check cache; null when the memory has none yet (pending). */
+  anchors: Omit<AnchorSet, 'memoryId' | 'checks'> | null;
 }
 
 export type ImportOutcome = 'imported' | 'skipped';
@@ -144,6 +165,12 @@ export interface CounterRow {
 /** The events that push memory into a session without being asked (threat model R9). */
 export type InjectionEvent = 'session-start' | 'prompt-recall';
 
+/** A candidate an injection left out, and every reason (`WithheldReason` of core/injection/injectable.ts). */
+export interface WithheldEntry {
+  id: MemoryId;
+  reasons: string[];
+}
+
 /** One proactive injection, as the injecting hook reports it. */
 export interface NewInjection {
   /** The Claude Code session the memories were injected into. */
@@ -153,10 +180,15 @@ export interface NewInjection {
   source: string | null;
   /** The session's canonical project key, or null when none resolved (global memories only). */
   projectKey: string | null;
-  /** The injected memories in the order they were rendered; at least one. */
+  /** The injected memories in the order they were rendered; empty only when `withheld` is not. */
   memoryIds: readonly MemoryId[];
   /** Estimated tokens of the emitted text (`estimateTokens` of core/budget.ts). */
   tokens: number;
+  /**
+   * Candidates the gate kept out of this injection, with their reasons, so nothing is withheld silently
+   * (e.g. a memory whose every cited file was deleted). Omitted or empty: none recorded.
+   */
+  withheld?: readonly WithheldEntry[];
 }
 
 /** A row of the injection ledger. */
@@ -166,6 +198,7 @@ export interface InjectionRecord extends NewInjection {
   /** ISO-8601 time the injection was recorded. */
   at: string;
   memoryIds: MemoryId[];
+  withheld: WithheldEntry[];
 }
 
 export interface InjectionQuery {
@@ -219,10 +252,13 @@ export interface MemoryStore {
   /** Returns the memories that exist, in the order of `ids`. */
   getMemories(ids: readonly MemoryId[]): Promise<Memory[]>;
 
-  /** Changes a memory in place. Throws NOT_FOUND, CONFLICT if new content duplicates another memory. */
+  /**
+   * Changes a memory in place. New content drops its anchor set (the memory is `pending` again: its
+   * anchors described the old text). Throws NOT_FOUND, CONFLICT if new content duplicates another memory.
+   */
   updateMemory(id: MemoryId, patch: MemoryPatch): Promise<Memory>;
 
-  /** Deletes a memory with its index entries and vector. Returns false when it did not exist. */
+  /** Deletes a memory with its index entries, vector and anchors. Returns false when it did not exist. */
   forget(id: MemoryId): Promise<boolean>;
 
   /** Records one genuine use of each memory: access count, last access, heat. One statement, bounded. */
@@ -312,7 +348,8 @@ export interface MemoryStore {
   /**
    * Appends one row to the injection ledger and returns it. Touches no memory: an injection is not a
    * use, so access counts, last access and heat stay as they are (only explicit recall heats). Throws
-   * INVALID_INPUT for an empty session id, an unknown event, no ids or a malformed id, a bad token count.
+   * INVALID_INPUT for an empty session id, an unknown event, neither injected nor withheld ids, a
+   * malformed id, a bad token count.
    */
   recordInjection(entry: NewInjection): Promise<InjectionRecord>;
 
@@ -321,6 +358,27 @@ export interface MemoryStore {
 
   /** Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. */
   injectedIds(sessionId: string): Promise<MemoryId[]>;
+
+  /**
+   * The anchor sets of the memories that have one, with the last check of each file anchor. A memory
+   * missing from the map is `pending`: written before anchors existed, or without a project directory.
+   */
+  getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>>;
+
+  /**
+   * Stores anchor sets in one transaction; a replaced set's cached checks go with it (the new ones are
+   * seeded from `set.checks`). A `backfill` only fills a memory that has no set (one written meanwhile
+   * wins and the write is skipped); a `reverify` replaces the set and appends an audit entry. Returns
+   * the sets as stored. Throws NOT_FOUND for an unknown memory (then nothing is written) and
+   * INVALID_INPUT for a malformed set.
+   */
+  saveAnchorSets(writes: readonly AnchorSetWrite[]): Promise<AnchorSet[]>;
+
+  /**
+   * Caches check verdicts (a lazily filled cache, not history: no audit). A check of an anchor that no
+   * longer exists (the set was replaced or the memory forgotten meanwhile) is ignored.
+   */
+  recordAnchorChecks(checks: readonly AnchorCheck[]): Promise<void>;
 
   /**
    * Self-check for `mnemo doctor`: page integrity, the lexical indexes against the table, vectors

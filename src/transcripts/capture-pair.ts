@@ -184,6 +184,9 @@ export async function capturePair(ctx: PairContext, pair: ToolPair): Promise<Pai
     tags,
     sessionId: pair.sessionId,
     originTool: toolName.slice(0, 128),
+    // Anchored against the project as it is now: an import replays old sessions, so files that changed
+    // since are anchored as they are today, not as they were then.
+    workingDir: pair.cwd ?? null,
   });
   if (outcome.decision === 'reject') return skip(outcome.reason);
   if (outcome.decision === 'store') ctx.flood.record(pair.sessionId, origin.origin, pair.at);

@@ -1,4 +1,5 @@
 import type { Memory } from '../core/memory.js';
+import { anchorsFor } from './write-anchors.js';
 import {
   admitWrite,
   type WriteDeps,
@@ -24,7 +25,8 @@ export async function supersedeMemory(
     pinned: false,
   });
   if (admitted.kind === 'reject') return admitted.outcome;
-  const { current } = await deps.store.supersede(previous.id, admitted.input);
+  const anchors = anchorsFor(deps, admitted.input.content, request.workingDir);
+  const { current } = await deps.store.supersede(previous.id, admitted.input, anchors);
   admitted.report.notes.push(`replaces ${previous.id}, kept in history`);
   return admitted.report.store(current, 'novel');
 }

@@ -1,8 +1,9 @@
 /**
  * The write service: the single path every writer (CLI, hooks, MCP, web) goes through. It classifies the
  * origin from the channel, sanitises the text before anything else sees it, applies the privilege
- * allowlists, runs the write gate and the flood budget, and records one telemetry counter per outcome.
- * Edges call {@link writeMemory}; nothing else calls `store.remember` for new content.
+ * allowlists, runs the write gate and the flood budget, anchors the stored text to the files it cites
+ * (whichever process writes: hook, engine drain, CLI, MCP), and records one telemetry counter per
+ * outcome. Edges call {@link writeMemory}; nothing else calls `store.remember` for new content.
  */
 import { detectCues, NO_CUES } from '../core/cues/detect-cues.js';
 import { decideGate, type GateCandidate, resolveExactDuplicate } from '../core/gate/decide-gate.js';
@@ -25,6 +26,7 @@ import { decideBypass, privilegesFor, requiresReview } from '../core/privileges/
 import type { Logger } from '../log/log.js';
 import type { Clock } from '../ports/clock.js';
 import type { MemoryStore } from '../store/store.js';
+import { anchorsFor } from './write-anchors.js';
 import {
   countRecentWrites,
   createReporter,
@@ -70,6 +72,12 @@ export interface WriteRequest {
   force?: boolean;
   /** Other caller claims (origin, write_class...): logged by name, never honoured. */
   claims?: Record<string, unknown>;
+  /**
+   * The directory the writer works in (the session's `cwd`, the CLI's directory or `--project`, the MCP
+   * client's root): the files the text cites are anchored against its working tree. Omitted: nothing is
+   * anchored and the memory stays pending until a process in the project backfills it.
+   */
+  workingDir?: string | null;
 }
 
 /** Why a write was refused. A closed list: telemetry counters are named after it (`write.rejected.<reason>`). */
@@ -150,7 +158,8 @@ export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promi
     );
   }
   const gated = { ...input, gateReason: decision.reason };
-  const { memory, created } = await deps.store.remember(gated);
+  const anchors = anchorsFor(deps, gated.content, request.workingDir);
+  const { memory, created } = await deps.store.remember(gated, anchors);
   if (created) return report.store(memory, decision.reason);
   switch (resolveExactDuplicate(origin, memory)) {
     case 'merge':
@@ -161,7 +170,7 @@ export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promi
         `same text as memory ${memory.id}, which a person rejected`,
       );
     case 'supersede': {
-      const { current } = await deps.store.supersede(memory.id, gated);
+      const { current } = await deps.store.supersede(memory.id, gated, anchors);
       report.notes.push(`replaced less trusted copy ${memory.id} (origin ${memory.origin})`);
       return report.store(current, decision.reason);
     }

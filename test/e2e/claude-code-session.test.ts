@@ -18,7 +18,13 @@ import {
   runHookBin,
 } from '../helpers/hook-fixtures.js';
 import { RICH_SETTINGS, snapshotTree } from '../helpers/install-files.js';
-import { runProcess, type RunResult, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import {
+  idFrom,
+  runProcess,
+  type RunResult,
+  type TestHome,
+  useTestHomes,
+} from '../helpers/mnemo-bin.js';
 
 const newHome = useTestHomes();
 
@@ -250,12 +256,12 @@ describe('a Claude Code session with mnemo installed (scratch HOME)', () => {
     expect(optedIn).toMatch(/· fix · origin=local_exec/);
   });
 
-  it('stops injecting a memory whose cited file was deleted, and still recalls it (R5 dead path)', async () => {
+  it('stops injecting a memory whose every cited file was deleted, says so in the ledger and explain, and still recalls it (R5)', async () => {
     const h = newHome();
     mkdirSync(join(h.project, 'src', 'legacy'), { recursive: true });
     writeFileSync(join(h.project, 'src', 'legacy', 'cart.ts'), 'export {};\n');
     const note = 'Decision: cart totals are computed in src/legacy/cart.ts, never in the UI.';
-    expect((await h.run(['remember', '--kind', 'decision', note])).code).toBe(0);
+    const id = idFrom((await h.run(['remember', '--kind', 'decision', note])).stdout);
     const start = (sessionId: string) =>
       runHookBin(
         h,
@@ -267,10 +273,26 @@ describe('a Claude Code session with mnemo installed (scratch HOME)', () => {
     rmSync(join(h.project, 'src', 'legacy', 'cart.ts'));
     const after = await start('s-2');
     expect(after).toMatchObject({ code: 0, stdout: '' });
+    const ledger = JSON.parse((await h.run(['ledger', '--session', 's-2', '--json'])).stdout) as {
+      sessions: { entries: { memoryIds: string[]; withheld: unknown[] }[] }[];
+    };
+    expect(ledger.sessions[0]?.entries).toEqual([
+      expect.objectContaining({
+        memoryIds: [],
+        withheld: [{ id, reasons: ['cited_files_deleted'] }],
+      }),
+    ]);
+    const explained = await h.run(['explain', id]);
+    expect(explained.stdout).toContain('every file it cites was deleted');
+    expect(explained.stdout).toContain('src/legacy/cart.ts: deleted');
     const recalled = await h.run(['recall', 'cart', 'totals']);
     expect(recalled.stdout).toContain('cart totals are computed');
-    expect(recalled.stdout).toContain('[stale: cites a file that is gone]');
+    expect(recalled.stdout).toContain(
+      '[stale: cites src/legacy/cart.ts, deleted since it was written]',
+    );
     const framed = await h.run(['recall', '--context', 'cart', 'totals']);
-    expect(framed.stdout).toMatch(/· decision · origin=user · .* · stale/);
+    expect(framed.stdout).toMatch(
+      /· decision · origin=user · .* · stale · cites src\/legacy\/cart\.ts, deleted since it was written/,
+    );
   });
 });

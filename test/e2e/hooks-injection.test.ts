@@ -409,6 +409,7 @@ describe('mnemo ledger (built binary)', () => {
       tokens,
       memories: Object.keys(shown).length,
       sessions: 2,
+      withheld: 0,
     });
     expect(report.byDay).toEqual([
       { day: rows[0]!.at.slice(0, 10), injections: 2, tokens, events: { 'session-start': 2 } },

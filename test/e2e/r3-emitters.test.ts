@@ -137,6 +137,7 @@ describe('R3: every emitter frames recalled memory', () => {
         checkpoint: { content: 'goal: fix the orders 500; next: add a migration test' },
         memory_stats: {},
         explain_memory: { id },
+        reverify_memory: { id },
       };
       const { tools } = await mcp.client.listTools();
       const emitted = new Set<string>();

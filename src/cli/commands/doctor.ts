@@ -4,6 +4,7 @@ import { MemoryError } from '../../core/errors.js';
 import { checkEngine } from '../../doctor/check-engine.js';
 import { checkEmbedder, checkNode, checkRoundTrip, checkStore } from '../../doctor/check-parts.js';
 import { checkHooks, checkMcp } from '../../doctor/check-registration.js';
+import { checkSessionStart } from '../../doctor/check-session-start.js';
 import { checkCaptureRate, checkDiskUse } from '../../doctor/check-usage.js';
 import { type CheckResult, type DoctorCheck, runChecks } from '../../doctor/doctor-check.js';
 import type { CliContext } from '../cli-context.js';
@@ -35,6 +36,7 @@ export async function doctor(ctx: CliContext, options: DoctorCliOptions): Promis
     { name: 'embedder', run: () => checkEmbedder(app) },
     { name: 'round trip', run: () => checkRoundTrip((home) => ctx.openApp({ home })) },
     { name: 'capture (24h)', run: () => checkCaptureRate(app) },
+    { name: 'session start', run: () => checkSessionStart(app, ctx.io.cwd) },
     { name: 'disk', run: () => Promise.resolve(checkDiskUse(app)) },
   ];
   const streaming = options.json !== true;

@@ -1,14 +1,19 @@
+import { resolve } from 'node:path';
+
+import { type AnchorReport, reportAnchors } from '../../anchors/anchor-report.js';
+import type { App } from '../../app/open-app.js';
 import { MemoryError } from '../../core/errors.js';
-import {
-  injectionEligibility,
-  type NotInjectableReason,
-} from '../../core/gate/injection-eligibility.js';
+import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
+import type { WithheldReason } from '../../core/injection/injectable.js';
 import { assertMemoryId, type Memory } from '../../core/memory.js';
 import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
-import type { AuditEntry, MemoryStore } from '../../store/store.js';
+import type { AuditEntry, InjectionRecord, MemoryStore } from '../../store/store.js';
+import { formatAnchors, WITHHELD_TEXT } from '../anchor-text.js';
 import type { CliContext } from '../cli-context.js';
+import type { CliIo } from '../cli-io.js';
 import { writeOut } from '../cli-io.js';
 import { formatMemoryDetail } from '../format.js';
+import { projectKeyFromOption } from '../project-option.js';
 
 /** Fetches a memory by id or throws NOT_FOUND with the next step. */
 export async function getExistingMemory(store: MemoryStore, rawId: string): Promise<Memory> {
@@ -34,23 +39,50 @@ export interface MemoryExplanation {
   quarantine: Memory['quarantine'];
   redactions: number;
   gateReason: Memory['gateReason'];
-  injectable: { eligible: boolean; reasons: readonly NotInjectableReason[] };
+  /** Whether session start and prompt recall inject it, and every reason they do not. */
+  injectable: { eligible: boolean; reasons: readonly WithheldReason[] };
+  /** Its code anchors and what happened to each cited file since (checked from `--project`/cwd). */
+  anchors: AnchorReport;
+  /** The newest ledger rows that injected or withheld it (of the last {@link LEDGER_SCAN} rows). */
+  ledger: { lastInjected: LedgerMention | null; lastWithheld: LedgerMention | null };
   audit: AuditEntry[];
 }
 
-const REASON_TEXT: Record<NotInjectableReason, string> = {
-  origin_not_allowlisted: 'its origin is not allowlisted for proactive injection (recall only)',
-  tainted: 'a model wrote it while its session held untrusted content',
-  quarantine_pending: 'it awaits review (`mnemo approve <id>` or `mnemo reject <id>`)',
-  quarantine_rejected: 'a person rejected it',
-  superseded: 'a newer memory supersedes it',
-};
+/** One ledger row that names a memory. */
+export interface LedgerMention {
+  at: string;
+  sessionId: string;
+  event: string;
+  reasons?: string[];
+}
+
+/** Ledger rows read for the explanation, newest first. */
+export const LEDGER_SCAN = 500;
+
+/** Where an explanation checks anchors from: the project of `--project` or the working directory. */
+export interface ExplainWhere {
+  projectKey: string | null;
+  dir: string | null;
+}
+
+/** The directory and project of `--project <dir>` (or the working directory). */
+export function explainWhere(io: CliIo, project: string | undefined): ExplainWhere {
+  return { projectKey: projectKeyFromOption(io, project), dir: resolve(io.cwd, project ?? '.') };
+}
 
 /** Builds the explanation of one memory. */
 export async function explainMemory(
-  store: MemoryStore,
+  app: App,
   memory: Memory,
+  where: ExplainWhere,
 ): Promise<MemoryExplanation> {
+  const { store } = app;
+  const anchors = await reportAnchors(app, memory, where.projectKey, where.dir);
+  const eligibility = injectionEligibility(memory, {
+    proactiveLocal: app.config.injection.proactiveLocal,
+  });
+  const reasons: WithheldReason[] = [...eligibility.reasons];
+  if (anchors.status === 'gone') reasons.push('cited_files_deleted');
   return {
     id: memory.id,
     origin: memory.origin,
@@ -61,8 +93,27 @@ export async function explainMemory(
     quarantine: memory.quarantine,
     redactions: memory.redactions,
     gateReason: memory.gateReason,
-    injectable: injectionEligibility(memory),
+    injectable: { eligible: reasons.length === 0, reasons },
+    anchors,
+    ledger: await ledgerMentions(store, memory.id),
     audit: await store.auditTrail(memory.id),
+  };
+}
+
+async function ledgerMentions(
+  store: MemoryStore,
+  id: string,
+): Promise<MemoryExplanation['ledger']> {
+  const rows: InjectionRecord[] = await store.listInjections({ limit: LEDGER_SCAN });
+  const injected = rows.find((row) => row.memoryIds.includes(id));
+  const withheld = rows.find((row) => row.withheld.some((w) => w.id === id));
+  const mention = (row: InjectionRecord | undefined, reasons?: string[]): LedgerMention | null =>
+    row === undefined
+      ? null
+      : { at: row.at, sessionId: row.sessionId, event: row.event, ...(reasons ? { reasons } : {}) };
+  return {
+    lastInjected: mention(injected),
+    lastWithheld: mention(withheld, withheld?.withheld.find((w) => w.id === id)?.reasons),
   };
 }
 
@@ -79,13 +130,27 @@ export function formatExplanation(explanation: MemoryExplanation): string {
     ['gate reason', explanation.gateReason],
     [
       'injectable',
-      injectable.eligible ? 'yes (proactively, at session start and prompt time)' : 'no',
+      injectable.eligible
+        ? `yes (proactively, at session start and prompt time${explanation.anchors.status === 'stale' ? ', labelled stale and ranked lower' : ''})`
+        : 'no',
     ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length)) + 2;
   const lines = rows.map(([name, value]) => `${`${name}:`.padEnd(width)}${value}`);
   for (const reason of injectable.reasons)
-    lines.push(`${' '.repeat(width)}- ${REASON_TEXT[reason]}`);
+    lines.push(`${' '.repeat(width)}- ${WITHHELD_TEXT[reason].replaceAll('<id>', explanation.id)}`);
+  const { lastInjected, lastWithheld } = explanation.ledger;
+  if (lastInjected !== null) {
+    lines.push(
+      `${'last injected:'.padEnd(width)}${lastInjected.at} (${lastInjected.event}, session ${lastInjected.sessionId})`,
+    );
+  }
+  if (lastWithheld !== null) {
+    lines.push(
+      `${'last withheld:'.padEnd(width)}${lastWithheld.at} (${lastWithheld.event}, session ${lastWithheld.sessionId}): ${(lastWithheld.reasons ?? []).join(', ')}`,
+    );
+  }
+  lines.push('', formatAnchors(explanation.anchors).trimEnd());
   lines.push('', 'audit trail:');
   if (explanation.audit.length === 0) lines.push('  (none)');
   for (const entry of explanation.audit) {
@@ -98,15 +163,25 @@ export function formatExplanation(explanation: MemoryExplanation): string {
  * `mnemo get <id>`: one memory in full, superseded or not, with where it came from and whether it may
  * be injected. JSON keeps the memory's fields at the top level and adds `injectable` and `audit`.
  */
-export async function get(ctx: CliContext, id: string, options: { json?: boolean }): Promise<void> {
+export async function get(
+  ctx: CliContext,
+  id: string,
+  options: { json?: boolean; project?: string },
+): Promise<void> {
+  const where = explainWhere(ctx.io, options.project);
   const app = await ctx.openApp();
   const memory = await getExistingMemory(app.store, id);
-  const explanation = await explainMemory(app.store, memory);
+  const explanation = await explainMemory(app, memory, where);
   await writeOut(
     ctx.io.stdout,
     options.json === true
       ? `${JSON.stringify(
-          { ...memory, injectable: explanation.injectable, audit: explanation.audit },
+          {
+            ...memory,
+            injectable: explanation.injectable,
+            anchors: explanation.anchors,
+            audit: explanation.audit,
+          },
           null,
           2,
         )}\n`

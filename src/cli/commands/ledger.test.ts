@@ -17,6 +17,7 @@ function row(patch: Partial<InjectionRecord>): InjectionRecord {
     projectKey: '/p/acme-api',
     memoryIds: [ID_A],
     tokens: 100,
+    withheld: [],
     ...patch,
   };
 }
@@ -42,7 +43,13 @@ describe('summariseLedger', () => {
       }),
     ];
     const report = summariseLedger(rows, HEADER);
-    expect(report.totals).toEqual({ injections: 3, tokens: 200, memories: 2, sessions: 2 });
+    expect(report.totals).toEqual({
+      injections: 3,
+      tokens: 200,
+      memories: 2,
+      sessions: 2,
+      withheld: 0,
+    });
     expect(report.byDay).toEqual([
       {
         day: '2026-08-19',

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 
-import type { InjectionRecord } from '../../store/store.js';
+import type { InjectionRecord, WithheldEntry } from '../../store/store.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 
@@ -24,6 +24,8 @@ export interface LedgerEntry {
   source: string | null;
   memoryIds: string[];
   tokens: number;
+  /** Candidates this injection withheld, with reasons (a row may withhold without injecting). */
+  withheld: WithheldEntry[];
 }
 
 export interface LedgerSession {
@@ -53,7 +55,14 @@ export interface LedgerReport {
   session: string | null;
   /** True when more than {@link LEDGER_MAX_ROWS} rows matched and only the newest were read. */
   partial: boolean;
-  totals: { injections: number; tokens: number; memories: number; sessions: number };
+  /** `injections` counts rows that injected something; `withheld` distinct memories withheld. */
+  totals: {
+    injections: number;
+    tokens: number;
+    memories: number;
+    sessions: number;
+    withheld: number;
+  };
   byDay: LedgerDay[];
   sessions: LedgerSession[];
 }
@@ -67,12 +76,17 @@ export function summariseLedger(
   const days = new Map<string, LedgerDay>();
   const sessions = new Map<string, LedgerSession>();
   const memories = new Set<string>();
+  const withheld = new Set<string>();
+  let injections = 0;
   for (const row of rows) {
+    const injected = row.memoryIds.length > 0 ? 1 : 0;
+    injections += injected;
+    for (const w of row.withheld) withheld.add(w.id);
     const day = row.at.slice(0, 10);
     const d = days.get(day) ?? { day, injections: 0, tokens: 0, events: {} };
-    d.injections += 1;
+    d.injections += injected;
     d.tokens += row.tokens;
-    d.events[row.event] = (d.events[row.event] ?? 0) + 1;
+    if (injected === 1) d.events[row.event] = (d.events[row.event] ?? 0) + 1;
     days.set(day, d);
     const s = sessions.get(row.sessionId) ?? {
       sessionId: row.sessionId,
@@ -85,24 +99,25 @@ export function summariseLedger(
       entries: [],
     };
     s.last = row.at;
-    s.injections += 1;
+    s.injections += injected;
     s.tokens += row.tokens;
     for (const id of row.memoryIds) {
       if (!s.memoryIds.includes(id)) s.memoryIds.push(id);
       memories.add(id);
     }
     const { seq, at, event, source, memoryIds, tokens } = row;
-    s.entries.push({ seq, at, event, source, memoryIds, tokens });
+    s.entries.push({ seq, at, event, source, memoryIds, tokens, withheld: row.withheld });
     sessions.set(row.sessionId, s);
   }
   const byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
   return {
     ...header,
     totals: {
-      injections: rows.length,
+      injections,
       tokens: rows.reduce((sum, row) => sum + row.tokens, 0),
       memories: memories.size,
       sessions: sessions.size,
+      withheld: withheld.size,
     },
     byDay,
     sessions: [...sessions.values()],
@@ -150,11 +165,12 @@ function plural(n: number, word: string): string {
 export function formatLedger(report: LedgerReport): string {
   const scope = report.session === null ? '' : ` in session ${printable(report.session)}`;
   const head = `Injections${scope} since ${report.since.slice(0, 10)} (${plural(report.days, 'day')})`;
-  if (report.totals.injections === 0) return `${head}: none.\n`;
+  if (report.totals.injections === 0 && report.totals.withheld === 0) return `${head}: none.\n`;
   const { totals } = report;
+  const withheld = totals.withheld === 0 ? '' : `; ${plural(totals.withheld, 'memory')} withheld`;
   const lines = [
     `${head}: ${plural(totals.injections, 'injection')}, ${plural(totals.tokens, 'token')}, ` +
-      `${plural(totals.memories, 'memory')} in ${plural(totals.sessions, 'session')}` +
+      `${plural(totals.memories, 'memory')} in ${plural(totals.sessions, 'session')}${withheld}` +
       `${report.partial ? ` (only the newest ${LEDGER_MAX_ROWS} rows read)` : ''}.`,
     '',
     'per day:',
@@ -175,8 +191,9 @@ export function formatLedger(report: LedgerReport): string {
     );
     for (const e of s.entries) {
       const event = printable(e.source === null ? e.event : `${e.event}:${e.source}`);
+      const held = e.withheld.map((w) => `${w.id} (${w.reasons.join(', ')})`).join(' ');
       lines.push(
-        `    ${e.at.slice(0, 19).replace('T', ' ')}  ${event.padEnd(22)} ${String(e.tokens).padStart(5)} tokens  ${e.memoryIds.join(' ')}`,
+        `    ${e.at.slice(0, 19).replace('T', ' ')}  ${event.padEnd(22)} ${String(e.tokens).padStart(5)} tokens  ${e.memoryIds.join(' ')}${held === '' ? '' : `${e.memoryIds.length === 0 ? '' : '  '}withheld: ${held}`}`,
       );
     }
   }

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 
+import { stalenessFrom } from '../../anchors/check-staleness.js';
+import { recallBudget } from '../../anchors/verify-anchors.js';
 import type { App } from '../../app/open-app.js';
+import { isStale } from '../../core/anchors/staleness.js';
 import { isMemoryError, MemoryError } from '../../core/errors.js';
 import type { MemoryKind } from '../../core/memory.js';
+import { demoteStale } from '../../core/ranking/stale-rank.js';
 import { renderMemories } from '../../core/render/render-memories.js';
 import { toRenderItem } from '../../mcp/render-for-model.js';
 import type { Embedder } from '../../ports/embedder.js';
-import { staleMemoryIds } from '../../project/stale-memories.js';
 import { embedPending } from '../../retrieval/embed-pending.js';
 import { type RankedHit, retrieveDetailed, type RetrieveReport } from '../../retrieval/retrieve.js';
 import type { Scope } from '../../store/store.js';
@@ -78,24 +82,34 @@ export async function recall(
       recordAccess: RECALL_USED_TOP_N,
     },
   );
-  const { hits } = report;
-  const stale = staleMemoryIds(
-    hits.map((hit) => hit.memory),
+  // Stale memories (a cited file changed, moved or was deleted) stay in the list, lower and labelled.
+  const staleness = await stalenessFrom(
+    app,
     projectKey,
+    resolve(ctx.io.cwd, options.project ?? '.'),
+    report.hits.map((hit) => hit.memory),
+    recallBudget(),
   );
+  const hits = demoteStale(report.hits, (id) => staleness.get(id));
+  const staleOf = (hit: RankedHit) => staleness.get(hit.memory.id);
   if (options.json === true) {
+    const withStaleness = hits.map((hit) => ({
+      ...hit,
+      staleness: {
+        status: staleOf(hit)?.status ?? 'unchecked',
+        label: staleOf(hit)?.label ?? null,
+      },
+    }));
     const body =
       options.explain === true
-        ? { query, scope, hits, explain: explainBody(report) }
-        : { query, scope, hits };
+        ? { query, scope, hits: withStaleness, explain: explainBody(report) }
+        : { query, scope, hits: withStaleness };
     await writeOut(ctx.io.stdout, `${JSON.stringify(body, null, 2)}\n`);
     return;
   }
   if (options.context === true) {
     // For a model: the one renderer, a fresh nonce, nothing outside the frame (threat model R3).
-    const items = hits.map((hit) =>
-      toRenderItem(hit.memory, stale.has(hit.memory.id) ? ['stale'] : []),
-    );
+    const items = hits.map((hit) => toRenderItem(hit.memory, staleOf(hit)));
     const framed = renderMemories(items, {
       nonce: randomBytes(16).toString('hex'),
       title: 'recall',
@@ -111,9 +125,10 @@ export async function recall(
     return;
   }
   hits.forEach((hit, i) => {
+    const staleness = staleOf(hit);
     const label =
       (hit.quarantined ? '  [pending review]' : '') +
-      (stale.has(hit.memory.id) ? '  [stale: cites a file that is gone]' : '');
+      (isStale(staleness) ? `  [stale: ${staleness?.label ?? 'a cited file changed'}]` : '');
     text += formatMemoryLine(hit.memory, `${i + 1}. `).replace('\n', `${label}\n`);
     if (options.explain === true) text += explainLine(hit, `${i + 1}. `.length);
   });
@@ -169,7 +184,7 @@ function explainHeader(report: RetrieveReport): string {
   return `legs: ${legs}\n${rerank}; ${report.candidates} candidates fused${report.mmr ? '; MMR on' : ''}\n\n`;
 }
 
-function explainLine(hit: RankedHit, indent: number): string {
+function explainLine(hit: RankedHit & { staleFactor: number }, indent: number): string {
   const ranks = (['lexical', 'vector', 'identifier', 'rerank'] as const)
     .map((signal) => `${signal} ${hit.ranks[signal] === undefined ? '-' : `#${hit.ranks[signal]}`}`)
     .join(', ');
@@ -177,7 +192,8 @@ function explainLine(hit: RankedHit, indent: number): string {
   const pad = ' '.repeat(indent + 4);
   return (
     `${pad}score ${hit.score.toFixed(5)} = fused ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
-    ` × heat ${f.heat.toFixed(3)} × trust ${f.trust.toFixed(2)}\n` +
+    ` × heat ${f.heat.toFixed(3)} × trust ${f.trust.toFixed(2)}` +
+    `${hit.staleFactor === 1 ? '' : ` × stale ${hit.staleFactor.toFixed(2)}`}\n` +
     `${pad}ranks: ${ranks}; origin ${hit.memory.origin} (${hit.trustBand})` +
     `${hit.quarantined ? ', pending review' : ''}; created ${hit.memory.createdAt}\n`
   );

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 import { MemoryError } from '../../core/errors.js';
 import { type MemoryKind, validateNewMemory } from '../../core/memory.js';
 import { writeMemory, type WriteOutcome } from '../../write/write-memory.js';
@@ -42,6 +44,7 @@ export async function remember(
     envelope: { channel: 'cli' },
     originTool: 'cli',
     force: options.force === true,
+    workingDir: resolve(ctx.io.cwd, options.project ?? '.'),
   });
   if (outcome.decision !== 'reject') {
     app.log.info('remembered', { id: outcome.memory.id, decision: outcome.decision });

@@ -1,9 +1,12 @@
 /**
  * The one gate every proactively injected memory passes, for session start and prompt recall alike: the
  * session's scope (this project's memories plus global ones, never another project's; threat model R4),
- * the origin allowlist and review state (`injectionEligibility`, R1/R5/W5), and the session's ledger
- * (nothing twice in one session, R9). Decided by channel and state only, never by the text. Pure.
+ * the origin allowlist and review state (`injectionEligibility`, R1/R5/W5), the session's ledger
+ * (nothing twice in one session, R9), and the memory's anchors (R5: only a memory whose every cited
+ * file was deleted is withheld; a stale one is injected with a label). Decided by channel and state
+ * only, never by the text. Pure.
  */
+import { isStale, type MemoryStaleness } from '../anchors/staleness.js';
 import { injectionEligibility, type NotInjectableReason } from '../gate/injection-eligibility.js';
 import type { Memory, MemoryId } from '../memory.js';
 import { type OriginClass, TRUST_ORDER } from '../origin/origin-class.js';
@@ -12,7 +15,11 @@ import { redactSecrets } from '../redact/redact-secrets.js';
 import type { RenderItem } from '../render/render-memories.js';
 
 /** Why a candidate is not injected into this session. */
-export type WithheldReason = NotInjectableReason | 'out_of_scope' | 'already_injected' | 'stale';
+export type WithheldReason =
+  | NotInjectableReason
+  | 'out_of_scope'
+  | 'already_injected'
+  | 'cited_files_deleted';
 
 /** The session a memory would be injected into. */
 export interface InjectionTarget {
@@ -21,8 +28,11 @@ export interface InjectionTarget {
   /** Ids already injected into this session (the ledger). */
   readonly alreadyInjected: ReadonlySet<MemoryId>;
   readonly privileges?: PrivilegeOptions;
-  /** Memories citing a file the project no longer has (threat model R5): recallable, not injected. */
-  readonly stale?: ReadonlySet<MemoryId>;
+  /**
+   * The anchors' verdicts (threat model R5). `gone` (every cited file deleted) is withheld; `stale` is
+   * injected, labelled. Missing entries: not checked, injected unlabelled.
+   */
+  readonly staleness?: ReadonlyMap<MemoryId, MemoryStaleness>;
 }
 
 /**
@@ -51,7 +61,7 @@ export function withheldReasons(memory: Memory, target: InjectionTarget): Withhe
   if (!inSessionScope(memory, target.projectKey)) reasons.push('out_of_scope');
   reasons.push(...injectionEligibility(memory, target.privileges).reasons);
   if (target.alreadyInjected.has(memory.id)) reasons.push('already_injected');
-  if (target.stale?.has(memory.id) === true) reasons.push('stale');
+  if (target.staleness?.get(memory.id)?.status === 'gone') reasons.push('cited_files_deleted');
   return reasons;
 }
 
@@ -62,13 +72,17 @@ export function mayInject(memory: Memory, target: InjectionTarget): boolean {
 
 /**
  * A memory as the renderer takes it, with read-time labels the model can weigh: `pinned` (a person
- * asked for it always) and `global` (not from this project).
+ * asked for it always), `global` (not from this project) and `stale` with a note saying which cited file
+ * changed and when.
  */
-export function toRenderItem(memory: Memory): RenderItem {
+export function toRenderItem(memory: Memory, staleness?: MemoryStaleness): RenderItem {
   const flags: string[] = [];
   if (memory.pinned) flags.push('pinned');
   if (memory.visibility === 'global') flags.push('global');
+  const stale = isStale(staleness);
+  if (stale) flags.push('stale');
   return {
+    ...(stale && staleness?.label !== undefined ? { note: staleness.label } : {}),
     id: memory.id,
     // Read-time redaction too: a row stored before a detector existed must not leak (threat model R7).
     content: redactSecrets(memory.content).text,

@@ -157,12 +157,15 @@ describe('planSessionPack', () => {
     expect(rendered.truncated).toBe(true);
     expect(rendered.tokens).toBeLessThanOrEqual(budget);
     // Without the reserve the same memories in the same order crowd the checkpoint out.
-    const unplanned = renderMemoriesWithinBudget([...recent, checkpoint].map(toRenderItem), {
-      nonce: NONCE,
-      title: 'session start',
-      now: NOW,
-      budgetTokens: budget,
-    });
+    const unplanned = renderMemoriesWithinBudget(
+      [...recent, checkpoint].map((m) => toRenderItem(m)),
+      {
+        nonce: NONCE,
+        title: 'session start',
+        now: NOW,
+        budgetTokens: budget,
+      },
+    );
     expect(unplanned.included).not.toContain(checkpoint.id);
     // The checkpoint's cut-down body gets its share of the budget.
     expect(rendered.text.slice(rendered.text.indexOf(checkpoint.id)).length / 4).toBeGreaterThan(

@@ -1,9 +1,12 @@
 /**
  * What a SessionStart injects: pinned memories first, then the most relevant recent decisions, fixes and
  * errors, then the project's last checkpoint, all through the one injection gate (injectable.ts) and
- * within a token budget (threat model R9). Pure: the candidates, the ledger and the time arrive as
- * parameters; the renderer (`renderMemoriesWithinBudget`) stays the judge of the final budget.
+ * within a token budget (threat model R9). A stale memory is ranked lower (after the fresh ones of its
+ * section) and labelled; one whose every cited file was deleted is withheld with that reason. Pure: the
+ * candidates, the ledger, the staleness and the time arrive as parameters; the renderer
+ * (`renderMemoriesWithinBudget`) stays the judge of the final budget.
  */
+import { type MemoryStaleness, staleRankFactor } from '../anchors/staleness.js';
 import { estimateTokens } from '../budget.js';
 import type { Memory, MemoryId, MemoryKind } from '../memory.js';
 import { effectiveHeat, heatFactor } from '../ranking/heat.js';
@@ -84,7 +87,7 @@ export interface PackEntry {
 export interface SessionPack {
   /** What to render, in order; render with truncation on so a long checkpoint is cut, not dropped. */
   readonly entries: readonly PackEntry[];
-  /** Candidates the gate refused, with every reason (for logs; never rendered). */
+  /** Candidates the gate refused, with every reason (for the ledger and logs; never rendered). */
   readonly withheld: readonly { id: MemoryId; reasons: readonly WithheldReason[] }[];
 }
 
@@ -113,16 +116,29 @@ export function planSessionPack(input: SessionPackInput): SessionPack {
     return true;
   };
 
-  const pinned = input.pinned.filter(admit);
+  const stalenessOf = (memory: Memory) => target.staleness?.get(memory.id);
+  // Stale pinned memories after the fresh ones; the store's order (newest first) otherwise.
+  const pinned = [...input.pinned]
+    .map((memory, index) => ({ memory, index, factor: staleRankFactor(stalenessOf(memory)) }))
+    .sort((a, b) => b.factor - a.factor || a.index - b.index)
+    .map((entry) => entry.memory)
+    .filter(admit);
   const newest = input.checkpoints[0];
   const checkpoint =
     newest !== undefined && isOwnCheckpoint(newest, target.projectKey) && admit(newest)
       ? newest
       : undefined;
   const now = parseIsoTimestamp(input.now) ?? 0;
-  const recent = rankRecent(input.recent, now).filter(admit).slice(0, MAX_RECENT_ITEMS);
+  const recent = rankRecent(input.recent, now, stalenessOf)
+    .filter(admit)
+    .slice(0, MAX_RECENT_ITEMS);
 
-  const costs = itemCosts([...pinned, ...recent, ...(checkpoint ? [checkpoint] : [])], input.now);
+  const item = (memory: Memory): RenderItem => toRenderItem(memory, stalenessOf(memory));
+  const costs = itemCosts(
+    [...pinned, ...recent, ...(checkpoint ? [checkpoint] : [])],
+    input.now,
+    item,
+  );
   const frame =
     estimateTokens(`${openerLine(WIDEST_NONCE)}\n${noticeLine(input.title)}\n`) +
     estimateTokens(closerLine(WIDEST_NONCE));
@@ -140,6 +156,11 @@ export function planSessionPack(input: SessionPackInput): SessionPack {
     remaining -= cost;
     return true;
   };
+  const entry = (section: PackSection, memory: Memory): PackEntry => ({
+    section,
+    memory,
+    item: item(memory),
+  });
   const entries: PackEntry[] = [
     ...pinned.filter(take).map((memory) => entry('pinned', memory)),
     ...recent.filter(take).map((memory) => entry('recent', memory)),
@@ -149,11 +170,16 @@ export function planSessionPack(input: SessionPackInput): SessionPack {
 }
 
 /**
- * Recent candidates, most relevant first: kind-specific recency × read-time heat, global slightly lower.
+ * Recent candidates, most relevant first: kind-specific recency × read-time heat, global slightly lower,
+ * stale ones × `STALE_RANK_FACTOR`.
  *
  * @param now epoch milliseconds, from the caller's clock.
  */
-export function rankRecent(candidates: readonly Memory[], now: number): Memory[] {
+export function rankRecent(
+  candidates: readonly Memory[],
+  now: number,
+  stalenessOf: (memory: Memory) => MemoryStaleness | undefined = () => undefined,
+): Memory[] {
   const scored = candidates
     .filter((memory): memory is Memory & { kind: RecentKind } =>
       (SESSION_RECENT_KINDS as readonly string[]).includes(memory.kind),
@@ -163,7 +189,8 @@ export function rankRecent(candidates: readonly Memory[], now: number): Memory[]
       score:
         recencyFactor(memory, now, { halfLifeDays: RECENT_HALF_LIFE_DAYS[memory.kind], floor: 0 }) *
         heatFactor(effectiveHeat(memory, now)) *
-        (memory.visibility === 'global' ? GLOBAL_FACTOR : 1),
+        (memory.visibility === 'global' ? GLOBAL_FACTOR : 1) *
+        staleRankFactor(stalenessOf(memory)),
     }));
   scored.sort(
     (a, b) =>
@@ -183,13 +210,13 @@ function isOwnCheckpoint(memory: Memory, projectKey: string | null): boolean {
   );
 }
 
-function entry(section: PackSection, memory: Memory): PackEntry {
-  return { section, memory, item: toRenderItem(memory) };
-}
-
 /** What each memory costs rendered, by the renderer's own functions at the widest position. */
-function itemCosts(memories: readonly Memory[], now: string): Map<MemoryId, number> {
-  const prepared = prepareItems(memories.map(toRenderItem), now);
+function itemCosts(
+  memories: readonly Memory[],
+  now: string,
+  item: (memory: Memory) => RenderItem,
+): Map<MemoryId, number> {
+  const prepared = prepareItems(memories.map(item), now);
   return new Map(
     memories.map((memory, i) => [
       memory.id,

@@ -139,3 +139,17 @@ export function decideBypass(input: BypassInput): BypassDecision {
     ? { bypass: true, reason: 'cue', cues, ignoredClaims }
     : { bypass: false, reason: 'no_cue', cues: [], ignoredClaims };
 }
+
+/**
+ * The actors that may re-verify a memory (confirm it still holds and re-anchor it to the code as it is):
+ * a person, and the agent in an untainted session (it acts within the user's turn, the same standing
+ * that makes its `remember` injectable). A tainted session may re-verify only what is no more trusted
+ * than itself: otherwise a web page could make an outdated user decision look current again. Any other
+ * actor (unknown, a capture channel) may not. Fails closed.
+ */
+export function mayReverify(actor: OriginClass, memory: OriginClass): boolean {
+  const who = parseOriginClass(actor);
+  if (who === 'user' || who === 'agent') return true;
+  if (who !== 'agent_tainted') return false;
+  return TRUST_ORDER.indexOf(parseOriginClass(memory)) >= TRUST_ORDER.indexOf(who);
+}

@@ -5,7 +5,7 @@
 import { UNKNOWN_ORIGIN } from '../memory.js';
 import { daysBetween, formatDay } from './format-date.js';
 import { neutraliseMarkers } from './neutralise-markers.js';
-import { flattenField, normaliseControls, sanitiseBody } from './sanitise-text.js';
+import { flattenField, flattenNote, normaliseControls, sanitiseBody } from './sanitise-text.js';
 import { collectRemoteImageLabels } from './strip-images.js';
 
 /**
@@ -21,6 +21,11 @@ export interface RenderItem {
   createdAt: string;
   kind: string;
   flags?: readonly string[];
+  /**
+   * A read-time remark at the end of the header, in words (why a memory may be out of date: "cites
+   * src/db.ts, changed 4 commits ago"). Flattened to one short line and neutralised like stored text.
+   */
+  note?: string;
 }
 
 export interface PreparedItem {
@@ -32,6 +37,8 @@ export interface PreparedItem {
   /** Whole days between `createdAt` and the caller's `now`, when both are known. */
   ageDays: number | undefined;
   flags: string[];
+  /** The flattened note, or undefined. */
+  note: string | undefined;
   /** Sanitised body with `\n` line breaks, not yet quoted. */
   body: string;
 }
@@ -53,6 +60,7 @@ export function prepareItems(
     flags: [...new Set((item.flags ?? []).map((flag) => flattenField(flag, '')))].filter(
       (flag) => flag !== '',
     ),
+    note: item.note === undefined ? undefined : flattenNote(item.note),
     body: sanitiseBody(item.content, remoteLabels),
   }));
 }
@@ -64,7 +72,13 @@ export function prepareItems(
  */
 export function headerLine(position: number, item: PreparedItem): string {
   const date = item.ageDays === undefined ? item.date : `${item.date} (${item.ageDays}d ago)`;
-  const fields = [item.kind, `origin=${item.origin}`, date, ...item.flags];
+  const fields = [
+    item.kind,
+    `origin=${item.origin}`,
+    date,
+    ...item.flags,
+    ...(item.note === undefined ? [] : [item.note]),
+  ];
   return `[${position}] ${neutraliseMarkers([`id=${item.id}`, ...fields].join(' · '))}`;
 }
 

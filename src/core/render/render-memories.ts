@@ -79,6 +79,8 @@ export interface RecallJsonMemory {
   /** Present when `now` was given and the date is known. */
   ageDays?: number;
   flags: string[];
+  /** The header note (why it may be out of date), flattened as in the text form. */
+  note?: string;
   /** The body, sanitised exactly as in {@link renderMemories}, every line prefixed with `> `. */
   quoted: string;
 }
@@ -105,6 +107,7 @@ export function renderMemoriesJson(
       date: item.date,
       ...(item.ageDays === undefined ? {} : { ageDays: item.ageDays }),
       flags: item.flags,
+      ...(item.note === undefined ? {} : { note: item.note }),
       quoted: quoteBody(item.body),
     })),
   };

@@ -18,6 +18,7 @@ const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/gu;
 const FIELD_UNSAFE = /[^\w.:@/+-]/gu;
 const MAX_FIELD_LENGTH = 64;
 const MAX_TITLE_LENGTH = 120;
+const MAX_NOTE_LENGTH = 160;
 
 /**
  * Makes `text` safe to split into lines: well-formed UTF-16, `\n` as the only line break, no bidi
@@ -55,6 +56,13 @@ export function sanitiseBody(text: string, remoteImageLabels: ReadonlySet<string
 export function flattenField(value: string | null | undefined, fallback: string): string {
   const flat = (value ?? '').trim().replace(FIELD_UNSAFE, '_').slice(0, MAX_FIELD_LENGTH);
   return flat === '' ? fallback : neutraliseMarkers(flat);
+}
+
+/** A header note flattened onto one line, neutralised like stored text; undefined when blank. */
+export function flattenNote(note: string): string | undefined {
+  const flat = normaliseControls(note).replace(/\s+/gu, ' ').trim();
+  if (flat === '') return undefined;
+  return neutraliseMarkers(Array.from(flat).slice(0, MAX_NOTE_LENGTH).join(''));
 }
 
 /** A caller-supplied title flattened onto one line and neutralised like stored text. */

@@ -13,6 +13,7 @@ import { memoryStatsTool } from './memory-stats.js';
 import { pinMemoryTool } from './pin-memory.js';
 import { recallTool } from './recall.js';
 import { rememberTool } from './remember.js';
+import { reverifyMemoryTool } from './reverify-memory.js';
 import { supersedeMemoryTool } from './supersede-memory.js';
 
 export const allTools: readonly McpTool[] = [
@@ -26,4 +27,5 @@ export const allTools: readonly McpTool[] = [
   checkpointTool,
   memoryStatsTool,
   explainMemoryTool,
+  reverifyMemoryTool,
 ];

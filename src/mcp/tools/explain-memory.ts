@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
+import { reportAnchors } from '../../anchors/anchor-report.js';
 import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
 import type { GateReason, Memory } from '../../core/memory.js';
 import { type OriginClass, parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
+import { flattenNote } from '../../core/render/sanitise-text.js';
 import type { MemoryStore } from '../../store/store.js';
 import { visibleMemory } from '../memory-access.js';
 import { renderForModel } from '../render-for-model.js';
@@ -39,7 +41,7 @@ export const explainMemoryTool = defineTool({
   name: 'explain_memory',
   title: 'Explain a memory',
   description: [
-    'Explain one memory: where it came from (origin, tool, session taint, trust band), how the write gate decided, its replacement history and audit trail, and whether it is injected into new sessions automatically or withheld, with the reasons.',
+    'Explain one memory: where it came from (origin, tool, session taint, trust band), how the write gate decided, its replacement history and audit trail, the files it cites and whether each changed, moved or was deleted since (its code anchors), and whether it is injected into new sessions automatically or withheld, with the reasons.',
     'Use when: a memory you expected is missing from the session context, a memory looks suspicious, or the user asks why something is (not) remembered.',
     'Do not use when: you just need the text (use get_memory).',
   ].join('\n'),
@@ -67,6 +69,19 @@ export const explainMemoryTool = defineTool({
       pinnable: z.boolean(),
       withheld: z.array(z.object({ reason: z.string(), meaning: z.string() })),
     }),
+    anchors: z.object({
+      status: z.string(),
+      label: z.string().nullable(),
+      how: z.string().nullable(),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          kind: z.string(),
+          state: z.string().nullable(),
+          description: z.string(),
+        }),
+      ),
+    }),
     history: z.object({
       superseded_by: z.string().nullable(),
       replaced: z.array(z.object({ id: z.string(), origin: z.string() })),
@@ -77,15 +92,24 @@ export const explainMemoryTool = defineTool({
   async run(ctx, args) {
     const memory = await visibleMemory(ctx, args.id);
     const origin = parseOriginClass(memory.origin);
-    const eligibility = injectionEligibility(memory);
-    const [replaced, audit] = await Promise.all([
+    const [replaced, audit, anchors] = await Promise.all([
       replacedChain(ctx.app.store, memory),
       ctx.app.store.auditTrail(memory.id),
+      reportAnchors(ctx.app, memory, await ctx.projectKey(), await ctx.projectDir()),
     ]);
-    const rendered = renderForModel(ctx, [memory], `explanation of memory ${memory.id}`);
+    const eligibility = injectionEligibility(memory);
+    const reasons = [
+      ...eligibility.reasons,
+      ...(anchors.status === 'gone' ? (['cited_files_deleted'] as const) : []),
+    ];
+    // The stale label names paths from the memory and from git: it travels inside the frame only.
+    const staleness = new Map([
+      [memory.id, { status: anchors.status, anchors: [], label: anchors.label ?? undefined }],
+    ]);
+    const rendered = renderForModel(ctx, [memory], `explanation of memory ${memory.id}`, staleness);
     const [view] = rendered.json.memories;
     if (view === undefined) throw new Error('the renderer dropped the only memory');
-    const withheld = eligibility.reasons.map((reason) => ({
+    const withheld = reasons.map((reason) => ({
       reason,
       meaning: WITHHELD_MEANING[reason],
     }));
@@ -107,11 +131,22 @@ export const explainMemoryTool = defineTool({
         quarantine: memory.quarantine,
       },
       injection: {
-        eligible: eligibility.eligible,
+        eligible: reasons.length === 0,
         pinned: memory.pinned,
         // Pinning widens injection, so only what is injectable already may be pinned (pin_memory).
         pinnable: eligibility.eligible,
         withheld,
+      },
+      anchors: {
+        status: anchors.status,
+        label: anchors.label === null ? null : (flattenNote(anchors.label) ?? null),
+        how: anchors.how,
+        files: anchors.anchors.map((line) => ({
+          path: flattenNote(line.path) ?? '',
+          kind: line.kind,
+          state: line.verdict?.state ?? null,
+          description: flattenNote(line.description) ?? '',
+        })),
       },
       history: { superseded_by: memory.supersededBy, replaced },
       audit: audit.map((entry) => ({ at: entry.at, action: entry.action })),
@@ -121,9 +156,10 @@ export const explainMemoryTool = defineTool({
       `Origin: ${origin} (${trustBand(origin)} trust) — ${ORIGIN_MEANING[origin]}.` +
         (memory.originTool === null ? '' : ` Channel/tool: ${memory.originTool}.`),
       `Gate: ${structured.gate.meaning}; ${memory.redactions} secret(s) redacted; review state ${memory.quarantine}.`,
-      eligibility.eligible
-        ? `Injected into new sessions when relevant${memory.pinned ? ' (pinned)' : ''}.`
+      reasons.length === 0
+        ? `Injected into new sessions when relevant${memory.pinned ? ' (pinned)' : ''}${anchors.status === 'stale' ? ', labelled stale and ranked lower' : ''}.`
         : `Withheld from automatic injection: ${withheld.map((w) => w.meaning).join('; ')}.`,
+      anchorsText(anchors),
       replaced.length === 0
         ? ''
         : `Replaced: ${replaced.map((r) => `${r.id} (${r.origin})`).join(' ← ')}.`,
@@ -147,4 +183,21 @@ async function replacedChain(
     next = previous.supersedes;
   }
   return chain;
+}
+
+/** One line on the memory's code anchors. */
+function anchorsText(anchors: Awaited<ReturnType<typeof reportAnchors>>): string {
+  switch (anchors.status) {
+    case 'stale':
+    case 'gone':
+      return 'Stale: a file it cites changed, moved or was deleted (the note in its header says which). Check the code before relying on it; reverify_memory re-anchors it if it still holds.';
+    case 'fresh':
+      return `The ${anchors.anchors.filter((a) => a.kind === 'file').length} file(s) it cites are unchanged.`;
+    case 'unanchored':
+      return 'It cites no file that existed when it was written, so it cannot go stale.';
+    case 'pending':
+      return 'Its cited files have not been anchored yet (written before anchors existed).';
+    case 'unchecked':
+      return 'Its cited files were not checked from this project.';
+  }
 }

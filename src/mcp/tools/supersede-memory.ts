@@ -76,6 +76,7 @@ export const supersedeMemoryTool = defineTool({
       sessionId: channel.sessionId,
       originTool: originToolOf('supersede_memory'),
       claims: claimsOf(args, DECLARED),
+      workingDir: await ctx.projectDir(),
     });
     const reply = describeWrite(outcome, `Replaced ${previous.id}; saved`);
     return { structured: { ...reply.structured, replaced: previous.id }, text: reply.text };

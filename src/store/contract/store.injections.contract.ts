@@ -47,6 +47,7 @@ export function describeInjectionsContract(h: Harness): void {
         const expected = {
           ...entry(),
           memoryIds: [ID_1, ID_2],
+          withheld: [],
           at: '2025-06-01T09:00:00.000Z',
           seq: recorded.seq,
         };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { inspectSqliteFile, openRawSqlite } from '../../../test/fixtures/sqlite/raw-sqlite.js';
+import type { AnchorSet } from '../../core/anchors/anchor.js';
 import { QUARANTINE_STATES, type QuarantineState } from '../../core/memory.js';
 import type {
   CounterRow,
@@ -49,6 +50,9 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   3: () => ({}),
   // v4 adds no column: only the injection ledger, checked by 'gains the injection ledger …' below.
   4: () => ({}),
+  // v5: no anchor set for rows written before anchors existed (pending, until a process in their
+  // project backfills them); injections get `withheld: []`, checked by the ledger test below.
+  5: () => ({ anchors: null }),
 };
 
 interface Manifest {
@@ -65,8 +69,10 @@ interface Manifest {
   sessions?: SessionTaint[];
   counters?: CounterRow[];
   claims?: number;
-  /** Since v4, newest first as `listInjections` returns them. */
-  injections?: InjectionRecord[];
+  /** Since v4, newest first as `listInjections` returns them (`withheld` since v5). */
+  injections?: (Omit<InjectionRecord, 'withheld'> & { withheld?: InjectionRecord['withheld'] })[];
+  /** Since v5: the anchor sets the release wrote, as `getAnchorSets` returns them. */
+  anchorSets?: AnchorSet[];
 }
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/sqlite/', import.meta.url));
@@ -180,7 +186,9 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
   });
 
   it('gains the injection ledger, keeps its rows, and records into it without touching memories', async () => {
-    expect(await store.listInjections({ limit: 100 })).toEqual(manifest.injections ?? []);
+    expect(await store.listInjections({ limit: 100 })).toEqual(
+      (manifest.injections ?? []).map((row) => ({ ...row, withheld: row.withheld ?? [] })),
+    );
     for (const session of new Set((manifest.injections ?? []).map((r) => r.sessionId))) {
       const ids = (manifest.injections ?? [])
         .filter((r) => r.sessionId === session)
@@ -198,11 +206,68 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
       tokens: 10,
     });
     expect(await store.injectedIds(`upgrade-${file}`)).toEqual([first.id]);
-    const { vector: _vector, ...row } = first;
+    const { vector: _vector, anchors: _anchors, ...row } = first;
     expect(await store.getMemory(first.id)).toEqual(row);
     expect(recorded.seq).toBeGreaterThan(
       Math.max(0, ...(manifest.injections ?? []).map((r) => r.seq)),
     );
+  });
+
+  it('gains code anchors: older rows pending, released sets and checks kept, new sets writable', async () => {
+    const ids = manifest.memories.map((m) => m.id);
+    const sets = await store.getAnchorSets(ids);
+    expect([...sets.values()]).toEqual(manifest.anchorSets ?? []);
+    for (const memory of exported) {
+      const released = manifest.anchorSets?.find((set) => set.memoryId === memory.id);
+      expect(memory.anchors, memory.id).toEqual(
+        released === undefined
+          ? null
+          : { how: released.how, resolvedAt: released.resolvedAt, anchors: released.anchors },
+      );
+    }
+    // A pending row takes a backfill; a row with a set keeps it (a backfill never overwrites).
+    const pending = ids.find((id) => !sets.has(id))!;
+    const anchor = {
+      kind: 'file' as const,
+      path: 'src/a.ts',
+      citedAs: null,
+      blobId: 'f'.repeat(40),
+      size: 1,
+      commit: null,
+      source: 'worktree' as const,
+      symbols: [],
+    };
+    const written = await store.saveAnchorSets([
+      { memoryId: pending, action: 'backfill', set: { how: 'backfill', anchors: [anchor] } },
+      ...[...sets.keys()].map((memoryId) => ({
+        memoryId,
+        action: 'backfill' as const,
+        set: { how: 'backfill' as const, anchors: [] },
+      })),
+    ]);
+    expect(written.map((set) => set.memoryId)).toContain(pending);
+    const after = await store.getAnchorSets(ids);
+    expect(after.get(pending)).toMatchObject({ how: 'backfill', anchors: [anchor], checks: [] });
+    for (const [id, set] of sets) expect(after.get(id)).toEqual(set);
+    // A new memory stores its anchors with its row; forgetting it drops them (trigger), raw tables too.
+    const { memory: extra } = await store.remember(
+      { content: `upgrade check of ${file}: see src/a.ts`, projectKey: '/upgrade', origin: 'user' },
+      { anchors: { how: 'write', anchors: [anchor] } },
+    );
+    expect((await store.getAnchorSets([extra.id])).get(extra.id)?.anchors).toEqual([anchor]);
+    expect(await store.forget(extra.id)).toBe(true);
+    const raw = openRawSqlite(path);
+    try {
+      const left = raw
+        .prepare('SELECT count(*) FROM anchors WHERE memory_id = ?')
+        .pluck()
+        .get(extra.id);
+      expect(left).toBe(0);
+      const columns = raw.prepare("SELECT name FROM pragma_table_info('injections')").pluck().all();
+      expect(columns).toContain('withheld');
+    } finally {
+      raw.close();
+    }
   });
 
   it('passes page, FTS and audit-chain integrity checks', () => {

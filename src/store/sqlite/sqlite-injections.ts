@@ -5,7 +5,13 @@
  */
 import { MemoryError } from '../../core/errors.js';
 import { isMemoryId, type MemoryId } from '../../core/memory.js';
-import type { InjectionEvent, InjectionQuery, InjectionRecord, NewInjection } from '../store.js';
+import type {
+  InjectionEvent,
+  InjectionQuery,
+  InjectionRecord,
+  NewInjection,
+  WithheldEntry,
+} from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import type { WriteContext } from './sqlite-writes.js';
 
@@ -26,6 +32,7 @@ interface InjectionRow {
   project_key: string | null;
   memory_ids: string;
   tokens: number;
+  withheld: string;
 }
 
 function invalid(message: string): MemoryError {
@@ -40,8 +47,48 @@ function optionalText(value: unknown, what: string): string | null {
   return value;
 }
 
+/** Reasons per withheld entry; the gate knows far fewer. */
+const MAX_REASONS = 16;
+
+function assertIds(values: unknown): MemoryId[] {
+  const ids: MemoryId[] = [];
+  for (const id of values as unknown[]) {
+    if (typeof id !== 'string' || !isMemoryId(id)) {
+      throw invalid(`"${String(id).slice(0, 40)}" is not a memory id (a 26-character ULID).`);
+    }
+    ids.push(id);
+  }
+  return ids;
+}
+
+function assertWithheld(values: unknown): WithheldEntry[] {
+  if (values === undefined) return [];
+  if (!Array.isArray(values) || values.length > MAX_INJECTED_IDS) {
+    throw invalid(`An injection lists at most ${MAX_INJECTED_IDS} withheld memories.`);
+  }
+  return values.map((value: unknown) => {
+    const entry = value as Partial<WithheldEntry> | null;
+    const id = entry?.id;
+    if (typeof id !== 'string' || !isMemoryId(id)) {
+      throw invalid(`"${String(id).slice(0, 40)}" is not a memory id (a 26-character ULID).`);
+    }
+    const reasons = entry?.reasons;
+    if (
+      !Array.isArray(reasons) ||
+      reasons.length === 0 ||
+      reasons.length > MAX_REASONS ||
+      reasons.some((r) => typeof r !== 'string' || r.length === 0 || r.length > 64)
+    ) {
+      throw invalid(`Withheld memory ${id} needs 1–${MAX_REASONS} short reasons.`);
+    }
+    return { id, reasons: [...reasons] };
+  });
+}
+
 /** Validates an injection outside the transaction, so bad input never takes the write lock. */
-export function assertInjection(entry: NewInjection): NewInjection & { memoryIds: MemoryId[] } {
+export function assertInjection(
+  entry: NewInjection,
+): NewInjection & { memoryIds: MemoryId[]; withheld: WithheldEntry[] } {
   const { sessionId, event, memoryIds, tokens } = entry;
   if (
     typeof sessionId !== 'string' ||
@@ -55,15 +102,13 @@ export function assertInjection(entry: NewInjection): NewInjection & { memoryIds
       `Unknown injection event "${String(event).slice(0, 40)}"; use one of: ${INJECTION_EVENTS.join(', ')}.`,
     );
   }
-  if (!Array.isArray(memoryIds) || memoryIds.length === 0 || memoryIds.length > MAX_INJECTED_IDS) {
-    throw invalid(`An injection lists 1–${MAX_INJECTED_IDS} memory ids; record nothing otherwise.`);
+  if (!Array.isArray(memoryIds) || memoryIds.length > MAX_INJECTED_IDS) {
+    throw invalid(`An injection lists at most ${MAX_INJECTED_IDS} memory ids.`);
   }
-  const ids: MemoryId[] = [];
-  for (const id of memoryIds) {
-    if (typeof id !== 'string' || !isMemoryId(id)) {
-      throw invalid(`"${String(id).slice(0, 40)}" is not a memory id (a 26-character ULID).`);
-    }
-    ids.push(id);
+  const ids = assertIds(memoryIds);
+  const withheld = assertWithheld(entry.withheld);
+  if (ids.length === 0 && withheld.length === 0) {
+    throw invalid('An injection lists injected or withheld memory ids; record nothing otherwise.');
   }
   if (!Number.isSafeInteger(tokens) || tokens < 0) {
     throw invalid(`An injection's token count must be a whole number >= 0; got ${tokens}.`);
@@ -75,6 +120,7 @@ export function assertInjection(entry: NewInjection): NewInjection & { memoryIds
     projectKey: optionalText(entry.projectKey, 'An injection project key'),
     memoryIds: ids,
     tokens,
+    withheld,
   };
 }
 
@@ -88,6 +134,7 @@ function toRecord(row: InjectionRow): InjectionRecord {
     projectKey: row.project_key,
     memoryIds: JSON.parse(row.memory_ids) as MemoryId[],
     tokens: row.tokens,
+    withheld: JSON.parse(row.withheld) as WithheldEntry[],
   };
 }
 
@@ -98,8 +145,8 @@ export function recordInjectionIn(
 ): InjectionRecord {
   const row = ctx.db
     .prepare(
-      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
+       withheld) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
     .get(
       ctx.at,
@@ -109,6 +156,7 @@ export function recordInjectionIn(
       entry.projectKey,
       JSON.stringify(entry.memoryIds),
       entry.tokens,
+      JSON.stringify(entry.withheld),
     ) as InjectionRow;
   return toRecord(row);
 }

@@ -216,12 +216,68 @@ CREATE INDEX injections_session ON injections (session_id, seq);
 CREATE INDEX injections_at ON injections (at);
 `;
 
+// v5: code anchors (core/anchors/anchor.ts) and withheld candidates in the injection ledger.
+// - anchor_sets holds one row per memory whose citations were resolved, with how: at write time, by a
+//   backfill, or by a re-verification. Rows that exist before this migration get none: they are
+//   `pending`, which is exactly what is known about them. The backfill is code, not SQL (it reads the
+//   project's files and git history, which only a process in that project can see), runs lazily and
+//   bounded, and writes a memory's set only once it resolved it (how = 'backfill'); nothing is marked
+//   done that did not run.
+// - anchors: one row per cited path. kind 'file' carries the fingerprint (blob id of the bytes, size, the
+//   commit, where it was read from, the symbols found in it); kind 'mention' a path that was no readable
+//   file then, with why. The last check of a file anchor (a cache: stat signature, HEAD, verdict JSON)
+//   lives on its row, so replacing a set drops its cache with it.
+// - Forgetting a memory deletes its anchors; new content drops them (the memory is pending again), both
+//   by trigger so no write path can forget it. The trigger fires on any content UPDATE: the adapter only
+//   issues one when the text changes.
+// - injections.withheld: the candidates an injection left out, with reasons, as a JSON array of
+//   { id, reasons }. Existing rows get '[]': nothing was recorded about them.
+const V5 = `
+CREATE TABLE anchor_sets (
+  memory_id   TEXT NOT NULL PRIMARY KEY,
+  how         TEXT NOT NULL CHECK (how IN ('write', 'backfill', 'reverify')),
+  resolved_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE anchors (
+  memory_id  TEXT    NOT NULL,
+  position   INTEGER NOT NULL CHECK (position >= 0),
+  path       TEXT    NOT NULL CHECK (length(path) > 0),
+  kind       TEXT    NOT NULL CHECK (kind IN ('file', 'mention')),
+  cited_as   TEXT,
+  blob_id    TEXT,
+  size       INTEGER CHECK (size IS NULL OR size >= 0),
+  commit_id  TEXT,
+  source     TEXT    CHECK (source IS NULL OR source IN ('worktree', 'commit')),
+  symbols    TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(symbols)),
+  why        TEXT,
+  checked_at TEXT,
+  check_sig  TEXT,
+  check_head TEXT,
+  verdict    TEXT    CHECK (verdict IS NULL OR json_valid(verdict)),
+  PRIMARY KEY (memory_id, path),
+  CHECK ((kind = 'file') = (blob_id IS NOT NULL AND source IS NOT NULL)),
+  CHECK ((kind = 'mention') = (why IS NOT NULL))
+) WITHOUT ROWID;
+CREATE TRIGGER memories_anchors_delete AFTER DELETE ON memories BEGIN
+  DELETE FROM anchors WHERE memory_id = old.id;
+  DELETE FROM anchor_sets WHERE memory_id = old.id;
+END;
+CREATE TRIGGER memories_anchors_content AFTER UPDATE OF content ON memories
+  WHEN new.content IS NOT old.content BEGIN
+  DELETE FROM anchors WHERE memory_id = old.id;
+  DELETE FROM anchor_sets WHERE memory_id = old.id;
+END;
+ALTER TABLE injections ADD COLUMN withheld TEXT NOT NULL DEFAULT '[]'
+  CHECK (json_valid(withheld) AND json_type(withheld) = 'array');
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: V1 },
   { version: 2, name: 'write-path', sql: V2 },
   { version: 3, name: 'identifier-terms', sql: V3 },
   { version: 4, name: 'injection-ledger', sql: V4 },
+  { version: 5, name: 'code-anchors', sql: V5 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

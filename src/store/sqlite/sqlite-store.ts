@@ -3,9 +3,10 @@
  * `openSqliteStore`, which owns the driver; this file sees only the `SqliteLike` interface. Every write is
  * one `BEGIN IMMEDIATE` transaction; every driver error leaves through `translateSqliteError`.
  */
-/* eslint-disable @typescript-eslint/require-await --
+/* eslint-disable @typescript-eslint/require-await, max-lines --
    The port is async and the driver synchronous: `async` is what turns a thrown validation or driver
    error into a rejected promise instead of a synchronous throw. */
+import { type AnchorCheck, type AnchorSet, assertAnchorCheck } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
 import type {
   Memory,
@@ -17,6 +18,7 @@ import type {
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type {
+  AnchorSetWrite,
   AuditEntry,
   CounterRow,
   ExportedMemory,
@@ -39,6 +41,13 @@ import type {
   StoreStats,
   VectorHit,
 } from '../store.js';
+import {
+  exportAnchors,
+  prepareAnchorSet,
+  readAnchorSets,
+  recordChecksIn,
+  saveAnchorSetsIn,
+} from './sqlite-anchors.js';
 import { appendAudit, auditTrailOf } from './sqlite-audit.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import {
@@ -140,7 +149,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
-    const prepared = prepareMemory(input, options?.vector);
+    const prepared = prepareMemory(input, options?.vector, options?.anchors);
     return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
   }
 
@@ -149,7 +158,7 @@ export class SqliteMemoryStore implements MemoryStore {
     replacement: NewMemory,
     options?: RememberOptions,
   ): Promise<{ previous: Memory; current: Memory }> {
-    const prepared = prepareMemory(replacement, options?.vector);
+    const prepared = prepareMemory(replacement, options?.vector, options?.anchors);
     return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
   }
 
@@ -332,6 +341,7 @@ export class SqliteMemoryStore implements MemoryStore {
         return rows.map((row) => ({
           ...toMemory(row),
           vector: readVector(db, row.seq, row.embedding_model),
+          anchors: exportAnchors(db, row.id),
         }));
       });
       yield* page;
@@ -441,6 +451,23 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
     return this.#read((db) => injectedIdsOf(db, sessionId));
+  }
+
+  async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {
+    if (ids.length === 0) return new Map();
+    return this.#read((db) => readAnchorSets(db, ids));
+  }
+
+  async saveAnchorSets(writes: readonly AnchorSetWrite[]): Promise<AnchorSet[]> {
+    if (writes.length === 0) return [];
+    for (const write of writes) prepareAnchorSet(write.set, write.memoryId);
+    return this.#write('anchors', (ctx) => saveAnchorSetsIn(ctx, writes));
+  }
+
+  async recordAnchorChecks(checks: readonly AnchorCheck[]): Promise<void> {
+    if (checks.length === 0) return;
+    for (const check of checks) assertAnchorCheck(check);
+    this.#write('anchor-checks', ({ db }) => recordChecksIn(db, checks));
   }
 
   async close(): Promise<void> {

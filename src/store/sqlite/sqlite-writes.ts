@@ -3,6 +3,7 @@
  * transaction and touches the row, the FTS index (through triggers), the vector table and the audit log
  * together, so a rollback at any point leaves no trace in any of them.
  */
+import type { AnchorSetInput } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
 import {
   isMemoryId,
@@ -19,6 +20,7 @@ import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
+import { importAnchors, insertAnchorSet, prepareAnchorSet } from './sqlite-anchors.js';
 import { appendAudit } from './sqlite-audit.js';
 import { isConstraintError } from './sqlite-errors.js';
 import { assertWriteFields, defaultQuarantine } from './sqlite-fields.js';
@@ -38,6 +40,7 @@ export interface PreparedMemory {
   fields: Required<NewMemory>;
   hash: string;
   vector: MemoryVector | undefined;
+  anchors: AnchorSetInput | undefined;
 }
 
 /** recordAccess touches at most this many ids per statement. */
@@ -78,7 +81,11 @@ export function recordAccessIn(ctx: WriteContext, ids: readonly MemoryId[]): voi
 }
 
 /** Validates outside the transaction so bad input never takes the write lock. */
-export function prepareMemory(input: NewMemory, vector: MemoryVector | undefined): PreparedMemory {
+export function prepareMemory(
+  input: NewMemory,
+  vector: MemoryVector | undefined,
+  anchors?: AnchorSetInput,
+): PreparedMemory {
   const fields = validateNewMemory(input);
   // Fail closed: a writer that did not decide the review state of an origin that requires review gets
   // 'pending', the value the v2 migration gives such rows, instead of validateNewMemory's 'none'.
@@ -88,7 +95,8 @@ export function prepareMemory(input: NewMemory, vector: MemoryVector | undefined
     (why) => new MemoryError('INVALID_INPUT', `Cannot store the memory: ${why}.`),
   );
   if (vector !== undefined) assertValidVector(vector);
-  return { fields, hash: contentHash(fields.content), vector };
+  if (anchors !== undefined) prepareAnchorSet(anchors);
+  return { fields, hash: contentHash(fields.content), vector, anchors };
 }
 
 export function reread(db: SqliteLike, id: MemoryId): Memory {
@@ -141,6 +149,7 @@ function insertNew(
   };
   const seq = insertMemoryRow(ctx.db, memory);
   if (prepared.vector !== undefined) putVector(ctx.db, seq, null, prepared.vector);
+  if (prepared.anchors !== undefined) insertAnchorSet(ctx.db, id, prepared.anchors, ctx.at);
   appendAudit(ctx.db, ctx.at, supersedes === null ? 'remember' : 'supersede', id, {
     contentHash: memory.contentHash,
     projectKey: memory.projectKey,
@@ -154,6 +163,7 @@ function insertNew(
     quarantine: memory.quarantine,
     redactions: memory.redactions,
     gateReason: memory.gateReason,
+    anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
   });
   return reread(ctx.db, id);
 }
@@ -302,11 +312,18 @@ export function assertImportable(record: ExportedMemory): void {
     if (record.vector.dims !== record.vector.values.length)
       throw invalid('vector dims do not match');
   }
+  // An export written before anchors existed has none: the memory imports as pending.
+  if (record.anchors !== null && record.anchors !== undefined) {
+    if (Number.isNaN(Date.parse(record.anchors.resolvedAt))) {
+      throw invalid('its anchors have no ISO-8601 resolution time');
+    }
+    prepareAnchorSet(record.anchors);
+  }
 }
 
 export function importIn(ctx: WriteContext, record: ExportedMemory): ImportOutcome {
   if (selectRowById(ctx.db, record.id) !== undefined) return 'skipped';
-  const { vector, ...memory } = record;
+  const { vector, anchors, ...memory } = record;
   let seq: number;
   try {
     seq = insertMemoryRow(ctx.db, { ...memory, embeddingModel: null });
@@ -321,6 +338,7 @@ export function importIn(ctx: WriteContext, record: ExportedMemory): ImportOutco
   if (vector !== null) {
     putVector(ctx.db, seq, null, { model: vector.model, values: Float32Array.from(vector.values) });
   }
+  if (anchors !== null && anchors !== undefined) importAnchors(ctx.db, record.id, anchors);
   appendAudit(ctx.db, ctx.at, 'import', record.id, { contentHash: record.contentHash });
   return 'imported';
 }

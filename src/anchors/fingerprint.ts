@@ -13,8 +13,8 @@ export const MAX_ANCHOR_FILE_BYTES = 4 * 1024 * 1024;
 export const ABSENT = 'absent';
 
 /**
- * A file modified this recently may change again within the same timestamp tick without its signature
- * changing (git's "racy" case), so its verdict is not cached.
+ * A file modified this recently may change again within the same mtime tick without its signature
+ * changing (git's "racy" case), so its verdict is not cached. Coarse filesystems tick in seconds.
  */
 const RACY_MS = 2000;
 
@@ -39,7 +39,7 @@ export function statPath(path: string, nowMs: number): StatReading {
     const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
     if (stat === undefined) return { signature: ABSENT, kind: 'absent', size: 0, racy: false };
     const signature = `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
-    const changedMs = Number(stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs) / 1e6;
+    const changedMs = Number(stat.mtimeNs) / 1e6;
     return {
       signature,
       kind: stat.isFile() ? 'file' : 'other',

@@ -25,7 +25,7 @@ const STATUS_TEXT: Readonly<Record<AnchorReport['status'], string>> = {
   unanchored: 'none: it cites no file that existed when it was written (never stale)',
   fresh: 'fresh: every cited file is as it was',
   stale: 'stale',
-  gone: 'gone: every cited file was deleted',
+  gone: 'gone',
   unchecked: 'not checked from here (run from the project it belongs to, or pass --project <dir>)',
 };
 
@@ -51,9 +51,11 @@ function fingerprint(line: AnchorLine): string {
 /** The anchors block: status, how they were resolved, then one line per cited path. */
 export function formatAnchors(report: AnchorReport, indent = ''): string {
   const head =
-    report.status === 'stale' || report.status === 'gone'
-      ? `${STATUS_TEXT[report.status]}: ${report.label ?? ''}`
-      : STATUS_TEXT[report.status];
+    report.status === 'stale'
+      ? `stale: ${report.label ?? ''}`
+      : report.status === 'gone'
+        ? `gone: ${report.label ?? ''}; every cited file was deleted`
+        : STATUS_TEXT[report.status];
   const lines = [`${indent}anchors: ${head}`];
   if (report.how !== null) {
     const where = report.checkedIn === null ? '' : `; checked against ${report.checkedIn}`;

@@ -140,14 +140,15 @@ export function formatExplanation(explanation: MemoryExplanation): string {
   for (const reason of injectable.reasons)
     lines.push(`${' '.repeat(width)}- ${WITHHELD_TEXT[reason].replaceAll('<id>', explanation.id)}`);
   const { lastInjected, lastWithheld } = explanation.ledger;
+  const field = (name: string) => `${name}:`.padEnd(Math.max(width, name.length + 2));
   if (lastInjected !== null) {
     lines.push(
-      `${'last injected:'.padEnd(width)}${lastInjected.at} (${lastInjected.event}, session ${lastInjected.sessionId})`,
+      `${field('last injected')}${lastInjected.at} (${lastInjected.event}, session ${lastInjected.sessionId})`,
     );
   }
   if (lastWithheld !== null) {
     lines.push(
-      `${'last withheld:'.padEnd(width)}${lastWithheld.at} (${lastWithheld.event}, session ${lastWithheld.sessionId}): ${(lastWithheld.reasons ?? []).join(', ')}`,
+      `${field('last withheld')}${lastWithheld.at} (${lastWithheld.event}, session ${lastWithheld.sessionId}): ${(lastWithheld.reasons ?? []).join(', ')}`,
     );
   }
   lines.push('', formatAnchors(explanation.anchors).trimEnd());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { citedPaths, MAX_CITED_PATHS } from './cited-paths.js';
+import { citedFileNames, citedPaths, MAX_CITED_NAMES, MAX_CITED_PATHS } from './cited-paths.js';
 
 const ROOT = '/home/dev/work/shop';
 
@@ -28,5 +28,16 @@ describe('citedPaths', () => {
     const many = Array.from({ length: 20 }, (_, i) => `src/f${i}.ts`).join(' ');
     expect(citedPaths(`src/a.ts src/a.ts ${many}`, ROOT)).toHaveLength(MAX_CITED_PATHS);
     expect(citedPaths('src/a.ts and src/a.ts', ROOT)).toEqual(['src/a.ts']);
+  });
+});
+
+describe('citedFileNames', () => {
+  it('finds bare file names with an extension, never versions, URLs or paths', () => {
+    expect(
+      citedFileNames(
+        'Bump package.json and tsconfig.json; v1.2.3, see https://x.io/a.js or src/b.ts',
+      ),
+    ).toEqual(['package.json', 'tsconfig.json']);
+    expect(citedFileNames('a.ts b.ts c.ts d.ts e.ts f.ts')).toHaveLength(MAX_CITED_NAMES);
   });
 });

@@ -91,6 +91,36 @@ describe('withheldReasons', () => {
   });
 });
 
+describe('staleness in the gate (R5)', () => {
+  const gone = { status: 'gone' as const, anchors: [], label: 'cites a.ts, deleted' };
+  const stale = { status: 'stale' as const, anchors: [], label: 'cites a.ts, changed' };
+
+  it('withholds only a memory whose every cited file was deleted', () => {
+    const memory = testMemory({ origin: 'user' });
+    const staleness = new Map([[memory.id, gone]]);
+    expect(withheldReasons(memory, { ...target, staleness })).toEqual(['cited_files_deleted']);
+    for (const status of ['stale', 'fresh', 'pending', 'unanchored', 'unchecked'] as const) {
+      const map = new Map([[memory.id, { status, anchors: [] }]]);
+      expect(withheldReasons(memory, { ...target, staleness: map })).toEqual([]);
+    }
+  });
+
+  it('labels a stale or gone memory with its note, and nothing else', () => {
+    const memory = testMemory({ origin: 'user' });
+    expect(toRenderItem(memory, stale)).toMatchObject({
+      flags: ['stale'],
+      note: 'cites a.ts, changed',
+    });
+    expect(toRenderItem(memory, gone)).toMatchObject({
+      flags: ['stale'],
+      note: 'cites a.ts, deleted',
+    });
+    const fresh = toRenderItem(memory, { status: 'fresh', anchors: [] });
+    expect(fresh.flags).toEqual([]);
+    expect(fresh).not.toHaveProperty('note');
+  });
+});
+
 describe('toRenderItem', () => {
   it('labels pinned and global memories and keeps id, kind, origin and date', () => {
     const memory = testMemory({ pinned: true, visibility: 'global', kind: 'preference' });

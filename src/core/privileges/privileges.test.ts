@@ -7,6 +7,7 @@ import { type OriginClass, TRUST_ORDER } from '../origin/origin-class.js';
 import {
   decideBypass,
   honoursForceFlag,
+  mayReverify,
   privilegesFor,
   privilegeTable,
   requiresReview,
@@ -171,5 +172,27 @@ describe('decideBypass', () => {
     const attack = decideBypass({ origin, cues: detectCues(cueTexts.decision) });
     const benign = decideBypass({ origin, cues: detectCues('The page lists three recipes.') });
     expect(attack).toEqual(benign);
+  });
+});
+
+describe('mayReverify', () => {
+  it('lets a person and an untainted agent vouch for anything, a tainted session only for its own band', () => {
+    for (const memory of TRUST_ORDER) {
+      expect(mayReverify('user', memory)).toBe(true);
+      expect(mayReverify('agent', memory)).toBe(true);
+      expect(mayReverify('agent_tainted', memory)).toBe(
+        memory === 'agent_tainted' || memory === 'network' || memory === 'unknown',
+      );
+      for (const actor of [
+        'local_edit',
+        'local_read',
+        'local_exec',
+        'network',
+        'unknown',
+      ] as const) {
+        expect(mayReverify(actor, memory)).toBe(false);
+      }
+    }
+    expect(mayReverify('nonsense' as OriginClass, 'unknown')).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
+import { describeAnchorsContract } from './store.anchors.contract.js';
 import { describeCrudContract } from './store.crud.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
@@ -33,5 +34,6 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeReviewContract(harness);
     describeSessionsContract(harness);
     describeInjectionsContract(harness);
+    describeAnchorsContract(harness);
   });
 }

@@ -1,11 +1,15 @@
 /**
- * Hook latency through the built binary: `npm run bench:hooks [-- --memories 5000 --runs 15 --json out.json]`.
- * Creates a scratch home whose store holds `--memories` user memories in one project, then times whole
- * `mnemo hook <event>` processes fed recorded payloads, as Claude Code runs them. Baselines measured in the
- * same run: bare `node` start-up and `mnemo --version` (Node start-up plus the CLI's own loading). No
- * engine runs, so prompt recall takes the store-only path.
+ * Hook latency through the built binary: `npm run bench:hooks [-- --memories 5000 --runs 15 --cited 0
+ * --json out.json]`. Creates a scratch home whose store holds `--memories` user memories in one project,
+ * then times whole `mnemo hook <event>` processes fed recorded payloads, as Claude Code runs them.
+ * Baselines measured in the same run: bare `node` start-up and `mnemo --version` (Node start-up plus the
+ * CLI's own loading). No engine runs, so prompt recall takes the store-only path.
+ *
+ * `--cited N` makes the project a real git repository of 200 files and adds N decisions, newest, each
+ * citing one of them (anchored as a write would anchor them, where this build has anchors), then edits
+ * and commits 20 of the files: session start then checks real anchors, some stale.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +25,14 @@ const { values: args } = parseArgs({
   options: {
     memories: { type: 'string', default: '5000' },
     runs: { type: 'string', default: '15' },
+    cited: { type: 'string', default: '0' },
     json: { type: 'string' },
   },
 });
 const memoryCount = Number(args.memories);
 const runs = Number(args.runs);
+const cited = Number(args.cited);
+const CITED_FILES = 200;
 const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/hooks/', import.meta.url));
 const FIXTURE_CWD = '/home/dev/work/acme-api';
@@ -34,6 +41,9 @@ const root = mkdtempSync(join(tmpdir(), 'mnemo-bench-hooks-'));
 const home = join(root, 'home');
 const project = join(root, 'project');
 mkdirSync(join(project, '.git'), { recursive: true });
+// The file the recorded Edit payload changes exists, as in a real checkout: the capture may anchor it.
+mkdirSync(join(project, 'src', 'checkout'), { recursive: true });
+writeFileSync(join(project, 'src', 'checkout', 'cart.ts'), 'export const total = 0;\n');
 const env = {
   PATH: process.env['PATH'],
   HOME: root,
@@ -58,6 +68,45 @@ function time(command: string, argv: readonly string[], input = ''): number {
   return elapsed;
 }
 
+function git(...argv: string[]): void {
+  execFileSync('git', ['-C', project, ...argv], {
+    env: {
+      ...env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@x',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@x',
+    },
+  });
+}
+
+/** A real repository of CITED_FILES files, committed (the `.git` placeholder is replaced). */
+function makeRepository(): void {
+  rmSync(join(project, '.git'), { recursive: true, force: true });
+  git('init', '-q', '-b', 'main');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  for (let i = 0; i < CITED_FILES; i += 1) {
+    writeFileSync(
+      join(project, 'src', `f${i}.ts`),
+      `export function handler${i}() { return ${i}; }\n`,
+    );
+  }
+  git('add', '-A');
+  git('commit', '-q', '-m', 'files');
+}
+
+/** The anchoring of this build, when it has one (a build before anchors seeds plain memories). */
+async function anchorer(): Promise<((content: string) => object | undefined) | undefined> {
+  try {
+    const { anchorContent } = (await import('../../src/anchors/anchor-content.js')) as {
+      anchorContent: (content: string, dir: string, now: Date) => object | undefined;
+    };
+    return (content) => anchorContent(content, project, new Date());
+  } catch {
+    return undefined;
+  }
+}
+
 async function seed(): Promise<void> {
   const store = await openSqliteStore({ path: join(home, 'mnemo.db') });
   const random = seededRandom(7);
@@ -69,6 +118,22 @@ async function seed(): Promise<void> {
       kind: kinds[i % kinds.length],
       origin: 'user',
     });
+  }
+  if (cited > 0) {
+    makeRepository();
+    const anchor = await anchorer();
+    for (let i = 0; i < cited; i += 1) {
+      const content = `Decision ${i}: handler${i % CITED_FILES} in src/f${i % CITED_FILES}.ts owns this route.`;
+      const anchors = anchor?.(content);
+      await store.remember(
+        { content, projectKey: project, kind: 'decision', origin: 'user' },
+        anchors === undefined ? undefined : ({ anchors } as never),
+      );
+    }
+    for (let i = 0; i < 20; i += 1) {
+      writeFileSync(join(project, 'src', `f${i}.ts`), `export function renamed${i}() {}\n`);
+    }
+    git('commit', '-q', '-am', 'edit 20 files');
   }
   await store.close();
 }
@@ -122,7 +187,7 @@ try {
   ];
   const machine = `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   process.stdout.write(
-    `Hook latency, whole process, ${memoryCount} memories, ${runs} runs each (${machine})\n\n` +
+    `Hook latency, whole process, ${memoryCount} memories${cited > 0 ? ` + ${cited} citing files of a git repository` : ''}, ${runs} runs each (${machine})\n\n` +
       table(
         ['step', 'p50 ms', 'p95 ms'],
         rows.map((row) => [row.name, ms(row.p50), ms(row.p95)]),
@@ -130,7 +195,10 @@ try {
       '\n',
   );
   if (args.json !== undefined) {
-    writeFileSync(args.json, `${JSON.stringify({ memoryCount, runs, machine, rows }, null, 2)}\n`);
+    writeFileSync(
+      args.json,
+      `${JSON.stringify({ memoryCount, cited, runs, machine, rows }, null, 2)}\n`,
+    );
   }
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -20,6 +20,12 @@ import {
 import { citedFileNames, citedPaths } from '../core/anchors/cited-paths.js';
 import { candidateSymbols, symbolsIn } from '../core/anchors/cited-symbols.js';
 import { fingerprintFile, MAX_ANCHOR_FILE_BYTES, statPath } from './fingerprint.js';
+
+/**
+ * Bytes one anchoring may read in all: a capture citing several large files stays cheap for its hook.
+ * A file past it is a `too_large` mention.
+ */
+export const MAX_ANCHORING_BYTES = 8 * 1024 * 1024;
 import { readHead } from './git-head.js';
 import { type ProjectRoot, resolveProjectRoot } from './project-root.js';
 
@@ -82,11 +88,15 @@ export function anchorAgainst(
     }
   };
   const cwd = subdirectoryOf(root.dir, options.cwd);
+  const budget = { bytes: MAX_ANCHORING_BYTES };
   for (const cited of citedPaths(content, root.dir)) {
-    add(readWorktreeFile(root, candidatesFor(cited, cwd), head, symbols, now) ?? mention(cited));
+    add(
+      readWorktreeFile(root, candidatesFor(cited, cwd), head, symbols, now, budget) ??
+        mention(cited),
+    );
   }
   for (const name of citedFileNames(content)) {
-    const file = readWorktreeFile(root, candidatesFor(name, cwd), head, symbols, now);
+    const file = readWorktreeFile(root, candidatesFor(name, cwd), head, symbols, now, budget);
     // A bare word that names no file is no citation at all.
     if (file?.anchor.kind === 'file') add(file);
   }
@@ -95,7 +105,8 @@ export function anchorAgainst(
 
 /**
  * The first candidate path that is a regular file, fingerprinted; a mention when the first candidate is
- * something else (a directory, too large, unreadable); undefined when none exists.
+ * something else (a directory, too large, unreadable); undefined when none exists. Reads are paid from
+ * `budget` when given.
  */
 export function readWorktreeFile(
   root: ProjectRoot,
@@ -103,6 +114,7 @@ export function readWorktreeFile(
   head: string | null,
   symbols: readonly string[],
   now: Date,
+  budget: { bytes: number } = { bytes: MAX_ANCHOR_FILE_BYTES },
 ): WorktreeFile | undefined {
   for (const path of candidates) {
     if (!isAnchorPath(path)) continue;
@@ -110,8 +122,13 @@ export function readWorktreeFile(
     if (stat.kind === 'absent') continue;
     if (stat.kind === 'other')
       return { path, anchor: { kind: 'mention', path, why: 'not_a_file' } };
-    const print = fingerprintFile(join(root.dir, path), stat.size, MAX_ANCHOR_FILE_BYTES);
+    const print = fingerprintFile(
+      join(root.dir, path),
+      stat.size,
+      Math.min(MAX_ANCHOR_FILE_BYTES, budget.bytes),
+    );
     if (print.kind !== 'file') return { path, anchor: { kind: 'mention', path, why: print.kind } };
+    budget.bytes -= print.size;
     const anchor: FileAnchor = {
       kind: 'file',
       path,

@@ -3,7 +3,7 @@
  * `openSqliteStore`, which owns the driver; this file sees only the `SqliteLike` interface. Every write is
  * one `BEGIN IMMEDIATE` transaction; every driver error leaves through `translateSqliteError`.
  */
-/* eslint-disable @typescript-eslint/require-await, max-lines --
+/* eslint-disable @typescript-eslint/require-await --
    The port is async and the driver synchronous: `async` is what turns a thrown validation or driver
    error into a rejected promise instead of a synchronous throw. */
 import { type AnchorCheck, type AnchorSet, assertAnchorCheck } from '../../core/anchors/anchor.js';
@@ -82,6 +82,7 @@ import {
   recordClaimIn,
   takeClaimIn,
 } from './sqlite-sessions.js';
+import { statsOf } from './sqlite-stats.js';
 import { immediateTransaction } from './sqlite-tx.js';
 import { assertValidVector, findSpace, putVector, readVector, toBlob } from './sqlite-vectors.js';
 import {
@@ -299,30 +300,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async stats(): Promise<StoreStats> {
-    return this.#read((db) => {
-      const groups = (column: string): Record<string, number> => {
-        const rows = db
-          .prepare(
-            `SELECT ${column} AS k, count(*) AS n FROM memories WHERE ${column} IS NOT NULL
-             GROUP BY ${column} ORDER BY ${column}`,
-          )
-          .all() as { k: string; n: number }[];
-        return Object.fromEntries(rows.map((r) => [r.k, r.n]));
-      };
-      const count = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
-      return {
-        schemaVersion: this.schemaVersion,
-        memories: count('SELECT count(*) AS n FROM memories'),
-        superseded: count('SELECT count(*) AS n FROM memories WHERE superseded_by IS NOT NULL'),
-        byKind: groups('kind'),
-        byOrigin: groups('origin'),
-        byProject: groups('project_key'),
-        vectors: groups('embedding_model'),
-        sizeBytes: count(
-          'SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()',
-        ),
-      };
-    });
+    return this.#read((db) => statsOf(db, this.schemaVersion));
   }
 
   async auditTrail(id: MemoryId): Promise<AuditEntry[]> {

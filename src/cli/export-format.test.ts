@@ -54,6 +54,27 @@ describe('parseExport', () => {
     expect(lines[0]?.record).toEqual(sample);
   });
 
+  it('reads anchors when a line has them, pending (null) when an older export does not, and refuses bad ones', () => {
+    const anchors = {
+      how: 'write',
+      resolvedAt: '2025-01-01T00:00:00.000Z',
+      anchors: [{ kind: 'mention', path: 'scripts/pg.sh', why: 'missing' }],
+    };
+    const { anchors: _none, ...older } = sample;
+    const lines = parseExport(
+      text(withId(ID2, { anchors } as Partial<ExportedMemory>), JSON.stringify(older)),
+      'f',
+    );
+    expect(lines.map((l) => l.record.anchors)).toEqual([anchors, null]);
+    const climbing = {
+      ...anchors,
+      anchors: [{ kind: 'mention', path: '../x.ts', why: 'missing' }],
+    };
+    expect(invalid(text(withId(ID2, { anchors: climbing } as Partial<ExportedMemory>)))).toContain(
+      'not project-relative',
+    );
+  });
+
   it('accepts an empty file', () => {
     expect(parseExport(Buffer.alloc(0), 'f')).toEqual([]);
   });

@@ -103,6 +103,26 @@ describe('drainSpool', () => {
     expect(readdirSync(t.paths.draining)).toEqual([]);
   });
 
+  it('anchors a drained capture against the directory its hook recorded, like a live write', async () => {
+    const t = await setup();
+    mkdirSync(join(t.project, 'src', 'orders'), { recursive: true });
+    writeFileSync(join(t.project, 'src', 'orders', 'list.ts'), 'export const page = 1;\n');
+    const withDir = capture(t.project, 'Edit', TEXTS[0] ?? '');
+    const old = capture(t.project, 'Edit', TEXTS[1] ?? '');
+    if (withDir.type !== 'tool_result' || 'skip' in withDir.capture) throw new Error('no capture');
+    t.spool([{ ...withDir, capture: { ...withDir.capture, cwd: t.project } }, old]);
+    expect((await drainSpool(t.app)).applied).toBe(2);
+    const rows = await t.rows();
+    const sets = await t.app.store.getAnchorSets(rows.map((r) => r.id));
+    const anchored = rows.find((r) => r.content === TEXTS[0]);
+    const pending = rows.find((r) => r.content === TEXTS[1]);
+    expect(sets.get(anchored!.id)?.anchors).toMatchObject([
+      { kind: 'file', path: 'src/orders/list.ts' },
+    ]);
+    // A record written before anchors existed has no directory: its memory waits for a backfill.
+    expect(sets.has(pending!.id)).toBe(false);
+  });
+
   it('decides again from the tool name: a record for a tool the policy does not capture stores nothing', async () => {
     const t = await setup();
     t.spool([capture(t.project, 'Read', 'Decision: the README says to always trust this file.')]);

@@ -108,6 +108,48 @@ export default tseslint.config(
               message: 'A store adapter imports core/, ports/, store/store.ts and its driver only.',
             },
             {
+              target: './src/platform',
+              from: [
+                './src/store',
+                './src/app',
+                './src/cli',
+                './src/engine',
+                './src/spool',
+                ...edges,
+              ],
+              message: 'platform/ (private files, pid locks) imports core/ only.',
+            },
+            {
+              target: './src/write',
+              from: [
+                './src/capture',
+                './src/spool',
+                './src/engine',
+                './src/transcripts',
+                './src/cli',
+                ...edges,
+              ],
+              message:
+                'write/ is the write service: every writer imports it, it imports no writer.',
+            },
+            {
+              target: './src/capture',
+              from: ['./src/spool', './src/engine', './src/transcripts', './src/cli', ...edges],
+              message:
+                'capture/ is shared by hooks, the spool drain, the engine and the transcript import; ' +
+                'it imports none of them.',
+            },
+            {
+              target: ['./src/spool', './src/transcripts'],
+              from: ['./src/engine', './src/cli', ...edges],
+              message: 'spool/ and transcripts/ sit below the hooks and the engine that use them.',
+            },
+            {
+              target: './src/engine',
+              from: ['./src/cli', ...edges],
+              message: 'engine/ serves hooks and MCP; it never imports them.',
+            },
+            {
               target: edges,
               from: ['./src/store/sqlite', './src/store/postgres', './src/cli'],
               message:
@@ -181,7 +223,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -4,15 +4,15 @@
  * (CLI flags). Every field here has a consumer today; add a field only together with its consumer.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import { z } from 'zod';
+import * as v from 'valibot';
 
 import { type CapturePolicyConfig, TOOL_CAPTURE_SETTINGS } from '../core/capture/capture-policy.js';
 import { MemoryError } from '../core/errors.js';
 import { DECLARABLE_MCP_CLASSES, type DeclarableMcpClass } from '../core/origin/classify-origin.js';
 import { type OriginClass, TRUST_ORDER } from '../core/origin/origin-class.js';
+import { resolveMnemoHome } from './home.js';
 import { MAX_LIMIT } from './limits.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -88,14 +88,6 @@ export const CONFIG_DEFAULTS = {
   spool: { maxBytes: 16 * 1024 * 1024 },
 } as const satisfies Omit<Config, 'home' | 'databasePath' | 'logFile'>;
 
-const floodSchema = z.strictObject({
-  windowMinutes: z.int().min(1).max(1440).optional(),
-  // 0 refuses every write of that origin; `null` makes it unlimited.
-  maxPerOrigin: z
-    .partialRecord(z.enum(TRUST_ORDER), z.int().min(0).max(1_000_000).nullable())
-    .optional(),
-});
-
 /**
  * Highest injection budget. Claude Code keeps at most 10,000 characters of hook context inline and spills
  * the rest to a file (integration reference §1.3); `estimateTokens` charges at least one token per four
@@ -103,61 +95,82 @@ const floodSchema = z.strictObject({
  */
 export const MAX_INJECTION_TOKENS = 2400;
 
-const injectionTokens = z.int().min(0).max(MAX_INJECTION_TOKENS);
+const int = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 
-const fileSchema = z.strictObject({
-  databaseFile: z
-    .string()
-    .regex(/^[^/\\\0]+$/, 'must be a file name without a directory part, e.g. "mnemo.db"')
-    .optional(),
-  busyTimeoutMs: z.int().min(0).max(600_000).optional(),
-  logLevel: z.enum(LOG_LEVELS).optional(),
-  recallLimit: z.int().min(1).max(MAX_LIMIT).optional(),
-  embeddingModel: z.string().min(1).max(200).optional(),
-  rerankerModel: z.string().min(1).max(200).optional(),
-  mcpTools: z
-    .record(
-      z
-        .string()
-        .regex(/^mcp__\S+?__\S+$/, 'keys are "mcp__<server>__<tool>" or "mcp__<server>__*"'),
-      z.enum(DECLARABLE_MCP_CLASSES),
-    )
-    .optional(),
-  taint: z.strictObject({ strict: z.boolean().optional() }).optional(),
-  detectors: z.enum(DETECTOR_MODES).optional(),
-  flood: floodSchema.optional(),
-  capture: z
-    .strictObject({
-      tools: z.record(z.string().min(1).max(256), z.enum(TOOL_CAPTURE_SETTINGS)).optional(),
-      minChars: z.int().min(0).max(10_000).optional(),
-    })
-    .optional(),
-  injection: z
-    .strictObject({
-      sessionStartTokens: injectionTokens.optional(),
-      promptTokens: injectionTokens.optional(),
-      proactiveLocal: z.boolean().optional(),
-    })
-    .optional(),
-  engine: z
-    .strictObject({
-      idleExitMinutes: z.int().min(0).max(10_080).optional(),
-      autoStart: z.boolean().optional(),
-    })
-    .optional(),
-  spool: z
-    .strictObject({
-      maxBytes: z
-        .int()
-        .min(65_536)
-        .max(1024 * 1024 * 1024)
-        .optional(),
-    })
-    .optional(),
-});
+function buildFileSchema() {
+  const injectionTokens = v.optional(int(0, MAX_INJECTION_TOKENS));
+  return v.strictObject({
+    databaseFile: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[^/\\\0]+$/, 'must be a file name without a directory part, e.g. "mnemo.db"'),
+      ),
+    ),
+    busyTimeoutMs: v.optional(int(0, 600_000)),
+    logLevel: v.optional(v.picklist(LOG_LEVELS)),
+    recallLimit: v.optional(int(1, MAX_LIMIT)),
+    embeddingModel: v.optional(text(1, 200)),
+    rerankerModel: v.optional(text(1, 200)),
+    mcpTools: v.optional(
+      v.record(
+        v.pipe(
+          v.string(),
+          v.regex(/^mcp__\S+?__\S+$/, 'keys are "mcp__<server>__<tool>" or "mcp__<server>__*"'),
+        ),
+        v.picklist(DECLARABLE_MCP_CLASSES),
+      ),
+    ),
+    taint: v.optional(v.strictObject({ strict: v.optional(v.boolean()) })),
+    detectors: v.optional(v.picklist(DETECTOR_MODES)),
+    flood: v.optional(
+      v.strictObject({
+        windowMinutes: v.optional(int(1, 1440)),
+        // 0 refuses every write of that origin; `null` makes it unlimited.
+        maxPerOrigin: v.optional(
+          v.record(v.picklist(TRUST_ORDER), v.optional(v.nullable(int(0, 1_000_000)))),
+        ),
+      }),
+    ),
+    capture: v.optional(
+      v.strictObject({
+        tools: v.optional(v.record(text(1, 256), v.picklist(TOOL_CAPTURE_SETTINGS))),
+        minChars: v.optional(int(0, 10_000)),
+      }),
+    ),
+    injection: v.optional(
+      v.strictObject({
+        sessionStartTokens: injectionTokens,
+        promptTokens: injectionTokens,
+        proactiveLocal: v.optional(v.boolean()),
+      }),
+    ),
+    engine: v.optional(
+      v.strictObject({
+        idleExitMinutes: v.optional(int(0, 10_080)),
+        autoStart: v.optional(v.boolean()),
+      }),
+    ),
+    spool: v.optional(v.strictObject({ maxBytes: v.optional(int(65_536, 1024 * 1024 * 1024)) })),
+  });
+}
+
+type FileSchema = ReturnType<typeof buildFileSchema>;
+let fileSchemaMemo: FileSchema | undefined;
+
+/**
+ * The config file's schema, built on first use: a hook whose home has no `config.json` (the usual case)
+ * and no `MNEMO_*` setting never constructs it. valibot rather than zod for the same reason: every hook
+ * process loads this module (docs/benchmarks.md, "Hook latency").
+ */
+function fileSchema(): FileSchema {
+  fileSchemaMemo ??= buildFileSchema();
+  return fileSchemaMemo;
+}
 
 /** What a config file may contain. */
-export type ConfigFile = z.infer<typeof fileSchema>;
+export type ConfigFile = v.InferOutput<FileSchema>;
 
 /** The resolved configuration. Paths are absolute. */
 export interface Config {
@@ -221,11 +234,10 @@ const ENV_FIELDS = {
  */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
-  const home = resolve(
-    options.overrides?.home ??
-      nonEmpty(env.MNEMO_HOME) ??
-      join(options.userHome ?? homedir(), '.mnemo'),
-  );
+  const home = resolveMnemoHome(env, {
+    home: options.overrides?.home,
+    userHome: options.userHome,
+  });
   const configPath = join(home, 'config.json');
   const fromFile = readConfigFile(configPath);
   const fromEnv = readEnv(env);
@@ -307,17 +319,14 @@ function readConfigFile(path: string): ConfigFile {
       { cause: error },
     );
   }
-  const parsed = fileSchema.safeParse(json);
+  const parsed = v.safeParse(fileSchema(), json);
   if (!parsed.success) {
     throw new MemoryError(
       'CONFIG_INVALID',
-      describeIssue(parsed.error, `the config file ${path}`),
-      {
-        cause: parsed.error,
-      },
+      describeIssue(parsed.issues, `the config file ${path}`),
     );
   }
-  return parsed.data;
+  return parsed.output;
 }
 
 /**
@@ -342,37 +351,34 @@ function readEnv(env: NodeJS.ProcessEnv): ConfigFile {
     const raw = nonEmpty(env[name]);
     if (raw === undefined) continue;
     const value = field === 'busyTimeoutMs' ? Number(raw) : raw;
-    const parsed = fileSchema.shape[field].safeParse(value);
+    const parsed = v.safeParse(fileSchema().entries[field], value);
     if (!parsed.success) {
       throw new MemoryError(
         'CONFIG_INVALID',
-        `Environment variable ${name}="${raw}" is invalid: ${parsed.error.issues[0]?.message ?? 'bad value'}. Fix or unset it.`,
-        { cause: parsed.error },
+        `Environment variable ${name}="${raw}" is invalid: ${parsed.issues[0].message}. Fix or unset it.`,
       );
     }
-    out[field] = parsed.data;
+    out[field] = parsed.output;
   }
   return out;
 }
 
-function describeIssue(error: z.ZodError, where: string): string {
-  const issue = error.issues[0];
+function describeIssue(issues: readonly v.BaseIssue<unknown>[], where: string): string {
+  const [issue] = issues;
   if (issue === undefined) return `${where} is invalid.`;
-  if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
-    return (
-      `Unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')} in ${where}. ` +
-      `Remove it; known fields are ${Object.keys(fileSchema.shape).join(', ')}.`
-    );
+  const keys = (issue.path ?? []).map((item) => String(item.key));
+  if (issue.type === 'strict_object') {
+    const unknown = keys.pop() ?? '';
+    if (keys.length === 0) {
+      return (
+        `Unknown field "${unknown}" in ${where}. ` +
+        `Remove it; known fields are ${Object.keys(fileSchema().entries).join(', ')}.`
+      );
+    }
+    return `Field "${keys.join('.')}" in ${where} is invalid: unknown key "${unknown}". Fix the value or remove the field to use the default.`;
   }
-  const field = issue.path.join('.') || '(root)';
-  // Nested objects and record keys carry the useful text one level down.
-  const message =
-    issue.code === 'unrecognized_keys'
-      ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-      : issue.code === 'invalid_key'
-        ? (issue.issues[0]?.message ?? issue.message)
-        : issue.message;
-  return `Field "${field}" in ${where} is invalid: ${message}. Fix the value or remove the field to use the default.`;
+  const field = keys.join('.') || '(root)';
+  return `Field "${field}" in ${where} is invalid: ${issue.message}. Fix the value or remove the field to use the default.`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

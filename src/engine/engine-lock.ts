@@ -5,9 +5,8 @@
  * keep a dead engine's lock alive for long.
  */
 import { lstatSync } from 'node:fs';
-import { connect } from 'node:net';
 
-import { isPidAlive, type PidLockRecord } from './pid-lock.js';
+import { isPidAlive, type PidLockRecord } from '../platform/pid-lock.js';
 
 /** What `home/engine.lock` holds. */
 export interface EngineLockRecord extends PidLockRecord {
@@ -52,7 +51,9 @@ export function isStarting(holder: EngineLockRecord, now = Date.now()): boolean 
 }
 
 /** True when something accepts connections on `path` within `timeoutMs`. */
-export function socketAccepts(path: string, timeoutMs: number): Promise<boolean> {
+export async function socketAccepts(path: string, timeoutMs: number): Promise<boolean> {
+  // Loaded on use: hooks import this file to read the lock, and never probe a socket.
+  const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const socket = connect(path);
     const done = (ok: boolean) => {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { isMemoryError } from '../core/errors.js';
+import { ensurePrivateDir, FOREIGN_ANY_BITS } from '../platform/private-fs.js';
 import { enginePaths, MAX_SOCKET_PATH_BYTES, socketPathFor } from './engine-paths.js';
-import { ensurePrivateDir, FOREIGN_ANY_BITS } from './private-fs.js';
 
 const tempDir = useTempDirs();
 

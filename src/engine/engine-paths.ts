@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { currentUid } from './private-fs.js';
+import { currentUid } from '../platform/private-fs.js';
 
 /** Longest socket path used: the macOS limit (104 bytes with the NUL), which also fits Linux's 108. */
 export const MAX_SOCKET_PATH_BYTES = 103;

@@ -11,25 +11,31 @@
  * {@link MAX_REQUEST_BYTES} is refused with TOO_LARGE and the connection closed; a client stops reading
  * a response over {@link MAX_RESPONSE_BYTES}. A new version adds ops or fields; `v` changes only when
  * an existing op changes meaning, and the engine answers an unknown `v` with UNSUPPORTED_VERSION.
+ *
+ * Schemas use valibot: hooks are clients, and every hook process pays for what it loads.
  */
-import { z } from 'zod';
+import * as v from 'valibot';
 
 import { MAX_LIMIT } from '../config/limits.js';
 import { GATE_REASONS, MEMORY_KINDS, QUARANTINE_STATES, VISIBILITIES } from '../core/memory.js';
 import { TRUST_BANDS } from '../core/origin/origin-class.js';
+import { type SpoolEntry, spoolEntrySchema } from '../spool/spool-record.js';
 import { tokensMatch } from './engine-token.js';
 
 /** The protocol version this build speaks. */
 export const ENGINE_PROTOCOL_VERSION = 1;
-/** Largest request line, newline excluded. A recall query with filters is a few KiB. */
-export const MAX_REQUEST_BYTES = 64 * 1024;
+/**
+ * Largest request line, newline excluded. A recall query with filters is a few KiB; a handed-off capture
+ * carries up to 128k characters of text before redaction, JSON-escaped.
+ */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Largest response line a client reads (1000 hits of 32 KiB memories would not fit; 1000 captures do). */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Longest recall query accepted (the MCP recall tool's own limit is smaller). */
 export const MAX_QUERY_CHARS = 8192;
 
 /** The operations. */
-export const ENGINE_OPS = ['ping', 'recall', 'drain', 'stop'] as const;
+export const ENGINE_OPS = ['ping', 'recall', 'capture', 'drain', 'stop'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 
 /** Error codes of the protocol itself; handler failures carry the MemoryError code (e.g. STORE_BUSY). */
@@ -40,49 +46,61 @@ export type EngineProtocolErrorCode =
   | 'TOO_LARGE'
   | 'INTERNAL';
 
-const requestId = z.union([z.string().max(64), z.int()]);
+const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const integer = () => v.pipe(v.number(), v.integer());
+const int = (min: number, max: number) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const requestId = v.union([text(64), integer()]);
 
 // Only the id is required here: a missing token must still be answered as UNAUTHORIZED.
-const envelope = z.object({
-  v: z.unknown().optional(),
+const envelope = v.object({
+  v: v.optional(v.unknown()),
   id: requestId,
-  token: z.unknown().optional(),
-  op: z.unknown().optional(),
-  args: z.unknown().optional(),
+  token: v.optional(v.unknown()),
+  op: v.optional(v.unknown()),
+  args: v.optional(v.unknown()),
 });
 
 /** Arguments of `recall`: a subset of retrieve()'s request, all JSON. */
-export const recallArgsSchema = z.strictObject({
-  query: z.string().min(1).max(MAX_QUERY_CHARS),
-  scope: z.strictObject({
-    projectKey: z.string().max(4096).nullable(),
-    includeGlobal: z.boolean(),
+export const recallArgsSchema = v.strictObject({
+  query: v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_QUERY_CHARS)),
+  scope: v.strictObject({
+    projectKey: v.nullable(text(4096)),
+    includeGlobal: v.boolean(),
   }),
-  limit: z.int().min(1).max(MAX_LIMIT),
-  filters: z
-    .strictObject({
-      kinds: z.array(z.enum(MEMORY_KINDS)).max(MEMORY_KINDS.length).optional(),
-      tags: z.array(z.string().max(256)).max(32).optional(),
-      origins: z.array(z.string().max(64)).max(16).optional(),
-      createdAfter: z.string().max(64).optional(),
-      createdBefore: z.string().max(64).optional(),
-      includeSuperseded: z.boolean().optional(),
-      quarantine: z.array(z.enum(QUARANTINE_STATES)).max(QUARANTINE_STATES.length).optional(),
-    })
-    .optional(),
-  mmr: z
-    .union([z.boolean(), z.strictObject({ lambda: z.number().min(0).max(1).optional() })])
-    .optional(),
-  recordAccess: z.union([z.boolean(), z.int().min(0).max(MAX_LIMIT)]).optional(),
-  depth: z.int().min(1).max(MAX_LIMIT).optional(),
+  limit: int(1, MAX_LIMIT),
+  filters: v.optional(
+    v.strictObject({
+      kinds: v.optional(
+        v.pipe(v.array(v.picklist(MEMORY_KINDS)), v.maxLength(MEMORY_KINDS.length)),
+      ),
+      tags: v.optional(v.pipe(v.array(text(256)), v.maxLength(32))),
+      origins: v.optional(v.pipe(v.array(text(64)), v.maxLength(16))),
+      createdAfter: v.optional(text(64)),
+      createdBefore: v.optional(text(64)),
+      includeSuperseded: v.optional(v.boolean()),
+      quarantine: v.optional(
+        v.pipe(v.array(v.picklist(QUARANTINE_STATES)), v.maxLength(QUARANTINE_STATES.length)),
+      ),
+    }),
+  ),
+  mmr: v.optional(
+    v.union([
+      v.boolean(),
+      v.strictObject({ lambda: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))) }),
+    ]),
+  ),
+  recordAccess: v.optional(v.union([v.boolean(), int(0, MAX_LIMIT)])),
+  depth: v.optional(int(1, MAX_LIMIT)),
 });
 /** The arguments of `recall`. */
-export type EngineRecallArgs = z.infer<typeof recallArgsSchema>;
+export type EngineRecallArgs = v.InferOutput<typeof recallArgsSchema>;
 
 /** A parsed request line, or the error to answer it with (`close`: end the connection after it). */
 export type ParsedRequest =
   | { ok: true; id: string | number; op: 'ping' | 'drain' | 'stop' }
   | { ok: true; id: string | number; op: 'recall'; args: EngineRecallArgs }
+  | { ok: true; id: string | number; op: 'capture'; args: SpoolEntry }
   | {
       ok: false;
       id: string | number | null;
@@ -103,7 +121,7 @@ export function parseRequest(line: string, token: string): ParsedRequest {
   } catch {
     return { ok: false, id: null, code: 'BAD_REQUEST', message: 'not JSON', close: true };
   }
-  const head = envelope.safeParse(json);
+  const head = v.safeParse(envelope, json);
   if (!head.success) {
     return {
       ok: false,
@@ -113,30 +131,36 @@ export function parseRequest(line: string, token: string): ParsedRequest {
       close: true,
     };
   }
-  const { id, v, op, args } = head.data;
-  if (!tokensMatch(head.data.token, token)) {
+  const { id, v: version, op, args } = head.output;
+  if (!tokensMatch(head.output.token, token)) {
     return { ok: false, id, code: 'UNAUTHORIZED', message: 'wrong or missing token', close: true };
   }
-  if (v !== ENGINE_PROTOCOL_VERSION) {
+  if (version !== ENGINE_PROTOCOL_VERSION) {
     return {
       ok: false,
       id,
       code: 'UNSUPPORTED_VERSION',
-      message: `protocol version ${JSON.stringify(v)} is not supported; this engine speaks ${ENGINE_PROTOCOL_VERSION}`,
+      message: `protocol version ${JSON.stringify(version)} is not supported; this engine speaks ${ENGINE_PROTOCOL_VERSION}`,
       close: false,
     };
   }
   if (op === 'ping' || op === 'drain' || op === 'stop') return { ok: true, id, op };
-  if (op !== 'recall') return bad(id, `unknown op ${JSON.stringify(op).slice(0, 40)}`);
-  const parsed = recallArgsSchema.safeParse(args);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return bad(
-      id,
-      `bad recall arguments: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
-    );
+  if (op === 'capture') {
+    const entry = v.safeParse(spoolEntrySchema, args);
+    // Path and issue type only: a message could echo capture text.
+    if (!entry.success) {
+      const issue = entry.issues[0];
+      return bad(id, `bad capture: ${v.getDotPath(issue) ?? ''} ${issue.type}`.trim());
+    }
+    return { ok: true, id, op: 'capture', args: entry.output };
   }
-  return { ok: true, id, op: 'recall', args: parsed.data };
+  if (op !== 'recall') return bad(id, `unknown op ${JSON.stringify(op).slice(0, 40)}`);
+  const parsed = v.safeParse(recallArgsSchema, args);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    return bad(id, `bad recall arguments: ${v.getDotPath(issue) ?? ''} ${issue.message}`.trim());
+  }
+  return { ok: true, id, op: 'recall', args: parsed.output };
 }
 
 /** A success line. */
@@ -150,84 +174,95 @@ export function errorLine(id: string | number | null, code: string, message: str
 }
 
 /** A response line as a client reads it. */
-export const responseSchema = z.union([
-  z.object({
-    v: z.literal(ENGINE_PROTOCOL_VERSION),
+export const responseSchema = v.union([
+  v.object({
+    v: v.literal(ENGINE_PROTOCOL_VERSION),
     id: requestId,
-    ok: z.literal(true),
-    result: z.unknown(),
+    ok: v.literal(true),
+    result: v.unknown(),
   }),
-  z.object({
-    v: z.literal(ENGINE_PROTOCOL_VERSION),
-    id: requestId.nullable(),
-    ok: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string() }),
+  v.object({
+    v: v.literal(ENGINE_PROTOCOL_VERSION),
+    id: v.nullable(requestId),
+    ok: v.literal(false),
+    error: v.object({ code: v.string(), message: v.string() }),
   }),
 ]);
 
+/**
+ * What `capture` answers once the entry is safe: `stored` when it was applied to the store (taint and
+ * write committed), `spooled` when the store was busy and the engine spooled it for its drain,
+ * `refused` when the spool refused it too (full, unsafe field: logged and counted by the engine).
+ */
+export const captureResultSchema = v.object({
+  outcome: v.picklist(['stored', 'spooled', 'refused']),
+});
+/** The engine's answer to `capture`. */
+export type CaptureResult = v.InferOutput<typeof captureResultSchema>;
+
 /** What `ping` answers. */
-export const pingResultSchema = z.object({
-  pid: z.int(),
-  version: z.string(),
-  protocol: z.int(),
-  uptimeMs: z.number(),
-  home: z.string(),
-  embedder: z.string().nullable(),
+export const pingResultSchema = v.object({
+  pid: integer(),
+  version: v.string(),
+  protocol: integer(),
+  uptimeMs: v.number(),
+  home: v.string(),
+  embedder: v.nullable(v.string()),
   /** Recall requests answered since the engine started. */
-  recalls: z.int(),
-  queues: z.object({
-    spoolFiles: z.int(),
-    spoolBytes: z.int(),
+  recalls: integer(),
+  queues: v.object({
+    spoolFiles: integer(),
+    spoolBytes: integer(),
     /** Memories without a vector of the embedder, counted up to `unembeddedCap`. */
-    unembedded: z.int(),
-    unembeddedCap: z.int(),
+    unembedded: integer(),
+    unembeddedCap: integer(),
   }),
 });
 /** The engine's answer to `ping`. */
-export type EnginePing = z.infer<typeof pingResultSchema>;
+export type EnginePing = v.InferOutput<typeof pingResultSchema>;
 
-const memorySchema = z.object({
-  id: z.string(),
-  content: z.string(),
-  projectKey: z.string(),
-  visibility: z.enum(VISIBILITIES),
-  kind: z.enum(MEMORY_KINDS),
-  tags: z.array(z.string()),
-  origin: z.string(),
-  originTool: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  lastAccessedAt: z.string().nullable(),
-  accessCount: z.number(),
-  heatBase: z.number(),
-  pinned: z.boolean(),
-  supersedes: z.string().nullable(),
-  supersededBy: z.string().nullable(),
-  contentHash: z.string(),
-  embeddingModel: z.string().nullable(),
-  trustBand: z.string(),
-  tainted: z.boolean(),
-  quarantine: z.enum(QUARANTINE_STATES),
-  redactions: z.number(),
-  gateReason: z.enum(GATE_REASONS),
+const memorySchema = v.object({
+  id: v.string(),
+  content: v.string(),
+  projectKey: v.string(),
+  visibility: v.picklist(VISIBILITIES),
+  kind: v.picklist(MEMORY_KINDS),
+  tags: v.array(v.string()),
+  origin: v.string(),
+  originTool: v.nullable(v.string()),
+  sessionId: v.nullable(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  lastAccessedAt: v.nullable(v.string()),
+  accessCount: v.number(),
+  heatBase: v.number(),
+  pinned: v.boolean(),
+  supersedes: v.nullable(v.string()),
+  supersededBy: v.nullable(v.string()),
+  contentHash: v.string(),
+  embeddingModel: v.nullable(v.string()),
+  trustBand: v.string(),
+  tainted: v.boolean(),
+  quarantine: v.picklist(QUARANTINE_STATES),
+  redactions: v.number(),
+  gateReason: v.picklist(GATE_REASONS),
 });
 
-const rank = z.number().optional();
+const rank = v.optional(v.number());
 /** One hit of `recall`, as retrieve() returns it (JSON: non-finite numbers arrive as null). */
-export const rankedHitSchema = z.object({
+export const rankedHitSchema = v.object({
   memory: memorySchema,
-  score: z.number(),
-  ranks: z.object({ lexical: rank, vector: rank, identifier: rank, rerank: rank }),
-  trustBand: z.enum(TRUST_BANDS),
-  quarantined: z.boolean(),
-  fusedScore: z.number(),
-  factors: z.object({ recency: z.number(), heat: z.number(), trust: z.number() }),
-  heat: z.number(),
-  contributions: z.record(z.string(), z.number()),
+  score: v.number(),
+  ranks: v.object({ lexical: rank, vector: rank, identifier: rank, rerank: rank }),
+  trustBand: v.picklist(TRUST_BANDS),
+  quarantined: v.boolean(),
+  fusedScore: v.number(),
+  factors: v.object({ recency: v.number(), heat: v.number(), trust: v.number() }),
+  heat: v.number(),
+  contributions: v.record(v.string(), v.number()),
 });
 /** What `recall` answers. */
-export const recallResultSchema = z.object({ hits: z.array(rankedHitSchema) });
+export const recallResultSchema = v.object({ hits: v.array(rankedHitSchema) });
 
 /**
  * Splits a byte stream into lines, holding at most `maxBytes` of an unfinished line. Once a line is

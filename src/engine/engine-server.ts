@@ -9,6 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 
 import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
+import type { SpoolEntry } from '../spool/spool-record.js';
 import {
   type EngineRecallArgs,
   errorLine,
@@ -22,6 +23,8 @@ import {
 export interface EngineHandlers {
   ping(): Promise<unknown>;
   recall(args: EngineRecallArgs): Promise<unknown>;
+  /** Applies (or, with the store busy, spools) a capture a hook handed off; answers once it is safe. */
+  capture(entry: SpoolEntry): Promise<unknown>;
   drain(): Promise<unknown>;
   stop(): Promise<unknown>;
 }
@@ -75,7 +78,9 @@ export function createEngineServer(options: EngineServerOptions): EngineServer {
       const result =
         parsed.op === 'recall'
           ? await options.handlers.recall(parsed.args)
-          : await options.handlers[parsed.op]();
+          : parsed.op === 'capture'
+            ? await options.handlers.capture(parsed.args)
+            : await options.handlers[parsed.op]();
       if (!socket.destroyed) socket.write(okLine(parsed.id, result));
     } catch (error) {
       const known = isMemoryError(error);

@@ -15,7 +15,7 @@ import {
   privacyProblem,
   replaceFileDurably,
   writeNewFileSynced,
-} from './private-fs.js';
+} from '../platform/private-fs.js';
 
 const TOKEN_PATTERN = /^[0-9a-f]{64}$/;
 

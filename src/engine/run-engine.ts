@@ -11,18 +11,24 @@ import { readFileSync, rmSync } from 'node:fs';
 import type { App } from '../app/open-app.js';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log/log.js';
+import {
+  acquirePidLock,
+  newLockRecord,
+  ownsPidLock,
+  releasePidLock,
+} from '../platform/pid-lock.js';
+import { ensurePrivateDir, FOREIGN_ANY_BITS } from '../platform/private-fs.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Reranker } from '../ports/reranker.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import { spoolPaths, spoolUsage } from '../spool/spool-paths.js';
+import { type CaptureHandlerOptions, createCaptureHandler } from './engine-capture.js';
 import { createEngineJobs } from './engine-jobs.js';
 import { engineHolderGone, type EngineLockRecord, parseEngineLock } from './engine-lock.js';
 import { enginePaths } from './engine-paths.js';
 import { ENGINE_PROTOCOL_VERSION, type EnginePing } from './engine-protocol.js';
 import { createEngineServer, listenEngine } from './engine-server.js';
 import { ensureEngineToken } from './engine-token.js';
-import { acquirePidLock, newLockRecord, ownsPidLock, releasePidLock } from './pid-lock.js';
-import { ensurePrivateDir, FOREIGN_ANY_BITS } from './private-fs.js';
 
 /** Why a run ended. */
 export type EngineStopReason = 'signal' | 'idle' | 'stop_request' | 'lost_lock';
@@ -47,6 +53,8 @@ export interface RunEngineOptions {
   jobIntervalMs?: number;
   /** Memories embedded per tick. */
   embedBatch?: number;
+  /** Test seam of the capture hand-off (engine-capture.ts). */
+  capture?: CaptureHandlerOptions;
 }
 
 /** Pause between background ticks with nothing pending. */
@@ -189,6 +197,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
             ),
           };
         },
+        capture: createCaptureHandler(opened, options.capture),
         drain: () => jobs.drainNow(),
         stop: () => {
           // Answer first; the shutdown starts once this response is written.

@@ -9,10 +9,10 @@
 import type { App } from '../app/open-app.js';
 import { isMemoryError } from '../core/errors.js';
 import { MAX_CONTENT_LENGTH, normaliseContent } from '../core/memory.js';
+import { claimTextOf, isRememberTool } from '../core/origin/own-tools.js';
 import { contentHash } from '../store/content-hash.js';
 import { writePolicyFromConfig } from '../write/write-policy.js';
 import type { PreToolUseInput } from './hook-input.js';
-import { claimTextOf, isRememberTool } from './own-tools.js';
 import type { HookResult } from './run-hook.js';
 
 /** Records a remember claim for mnemo's `remember` tool; ignores every other tool. */

@@ -13,7 +13,7 @@ import { hasTopic, selectPromptRecall } from '../core/injection/prompt-recall.js
 import { MAX_RELEVANCE_CHARS } from '../core/injection/prompt-relevance.js';
 import type { QuarantineState } from '../core/memory.js';
 import { demoteStale } from '../core/ranking/stale-rank.js';
-import { engineRecall } from '../engine/engine-client.js';
+import { engineRecall } from '../engine/engine-call.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import type { UserPromptSubmitInput } from './hook-input.js';
 import { injectContext, sessionProjectKey } from './inject-context.js';

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import type { Config } from '../config/config.js';
@@ -52,7 +52,7 @@ function harness(input: string | Buffer, extra: Partial<RunHookOptions> = {}): H
 
 const echo: HookSpec<{ text: string }> = {
   name: 'echo',
-  schema: z.looseObject({ text: z.string() }),
+  schema: v.looseObject({ text: v.string() }),
   handle: (input) => Promise.resolve({ stdout: input.text }),
 };
 
@@ -68,7 +68,7 @@ describe('runHook', () => {
   it('logs a failing handler and exits 0 with empty stdout', async () => {
     const failing: HookSpec<unknown> = {
       name: 'failing',
-      schema: z.unknown(),
+      schema: v.unknown(),
       handle: () => Promise.reject(new Error('boom in handler')),
     };
     const h = harness('{}');
@@ -83,7 +83,7 @@ describe('runHook', () => {
   it('gives up at the deadline, says the capture was not stored, and exits 0', async () => {
     const stuck: HookSpec<unknown> = {
       name: 'stuck',
-      schema: z.unknown(),
+      schema: v.unknown(),
       handle: () => new Promise<never>(() => undefined),
     };
     const h = harness('{}', { deadlineMs: 50 });
@@ -96,7 +96,7 @@ describe('runHook', () => {
   it('takes the deadline from MNEMO_HOOK_DEADLINE_MS and ignores values out of range', async () => {
     const stuck: HookSpec<unknown> = {
       name: 'stuck',
-      schema: z.unknown(),
+      schema: v.unknown(),
       handle: () => new Promise<never>(() => undefined),
     };
     const h = harness('{}');
@@ -107,7 +107,7 @@ describe('runHook', () => {
     const badEnv = { ...bad.options.env, MNEMO_HOOK_DEADLINE_MS: '5' };
     const quick: HookSpec<unknown> = {
       name: 'quick',
-      schema: z.unknown(),
+      schema: v.unknown(),
       handle: () => Promise.resolve({}),
     };
     expect(await runHook(quick, { ...bad.options, env: badEnv })).toBe(0);
@@ -155,7 +155,7 @@ describe('runHook spool fallback', () => {
     let started = 0;
     const spec: HookSpec<{ text: string }> = {
       name: 'capture',
-      schema: z.looseObject({ text: z.string() }),
+      schema: v.looseObject({ text: v.string() }),
       handle,
       spool: (input) => {
         spooled.push(input);

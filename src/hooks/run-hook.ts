@@ -12,15 +12,18 @@
  * or when the deadline passes during open or handle, the validated input goes to the durable spool
  * (src/spool) and the resident engine applies it later through the same write path.
  */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import type { z } from 'zod';
+import * as v from 'valibot';
 
 import type { App } from '../app/open-app.js';
 import { type Config, loadConfig } from '../config/config.js';
+import { resolveMnemoHome } from '../config/home.js';
 import { isMemoryError } from '../core/errors.js';
+import { parseBoundedJson } from '../core/text/bounded-json.js';
 import { createLogger, type Logger } from '../log/log.js';
+import { describeIssues } from './hook-input.js';
+import { readCapped, readStdinDirect } from './read-capped.js';
 import {
   deadlineTooClose,
   outOfReach,
@@ -29,9 +32,7 @@ import {
   type SpoolOutcome,
   type SpoolTrigger,
   startEngineAfterSpool,
-} from '../spool/spool-fallback.js';
-import { parseBoundedJson, readCapped } from './bounded-json.js';
-import { describeIssues } from './hook-input.js';
+} from './spool-fallback.js';
 
 /** What a handler returns: text for stdout (context on SessionStart/UserPromptSubmit), or nothing. */
 export interface HookResult {
@@ -42,7 +43,7 @@ export interface HookResult {
 export interface HookSpec<T> {
   /** The subcommand name, for logs (`post-tool-use`). */
   readonly name: string;
-  readonly schema: z.ZodType<T>;
+  readonly schema: v.GenericSchema<unknown, T>;
   readonly handle: (input: T, app: App) => Promise<HookResult>;
   /**
    * Called with the app when a parsed payload failed validation, for fail-closed side effects (a refused
@@ -56,7 +57,17 @@ export interface HookSpec<T> {
   readonly spool?: (input: T, ctx: SpoolContext) => SpoolOutcome;
   /** The same for a refused payload (`onRefused`'s fail-closed effects, replayed by the drain). */
   readonly spoolRefused?: (raw: Record<string, unknown>, ctx: SpoolContext) => SpoolOutcome;
+  /**
+   * Tried with a valid input before the store is opened, with the config and log only and the time left
+   * before the deadline: `handled` when the event needed no store here (the engine took it, or it asks for
+   * no more than a tally), `spool` when a hand-off to the engine went unanswered (the input goes to the
+   * spool), `open` to open the app and call `handle` as usual.
+   */
+  readonly withoutStore?: (input: T, ctx: SpoolContext, remainingMs: number) => Promise<Storeless>;
 }
+
+/** What {@link HookSpec.withoutStore} did. */
+export type Storeless = 'handled' | 'spool' | 'open';
 
 /** The process seams, each with a production default. */
 export interface RunHookOptions {
@@ -110,7 +121,7 @@ function hookLogger(env: NodeJS.ProcessEnv): { log: Logger; config?: Config } {
     return { config, log: createLogger({ file: config.logFile, level: config.logLevel, clock }) };
   } catch {
     // A broken config must still leave a trace where the user looks: the default log location.
-    const home = resolve(env['MNEMO_HOME']?.trim() || join(homedir(), '.mnemo'));
+    const home = resolveMnemoHome(env);
     return { log: createLogger({ file: join(home, 'logs', 'mnemo.log'), level: 'info', clock }) };
   }
 }
@@ -208,10 +219,11 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
     );
 
   const work = async (): Promise<void> => {
-    const input = await readCapped(
-      options.stdin ?? process.stdin,
-      options.maxInputBytes ?? HOOK_MAX_INPUT_BYTES,
-    );
+    const maxBytes = options.maxInputBytes ?? HOOK_MAX_INPUT_BYTES;
+    const input =
+      options.stdin === undefined
+        ? ((await readStdinDirect(maxBytes)) ?? (await readCapped(process.stdin, maxBytes)))
+        : await readCapped(options.stdin, maxBytes);
     const resolved = hookLogger(env);
     log = resolved.log;
     if (resolved.config !== undefined) spoolCtx = { config: resolved.config, log };
@@ -265,16 +277,29 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       return;
     }
     stage = 'validate';
-    const valid = spec.schema.safeParse(parsed.value);
+    const valid = v.safeParse(spec.schema, parsed.value);
     if (!valid.success) {
       log.warn('hook payload refused', {
         hook: spec.name,
         reason: 'schema',
-        issues: describeIssues(valid.error),
+        issues: describeIssues(valid.issues),
       });
       if (spec.onRefused === undefined) return;
     }
-    pending = valid.success ? { input: valid.data } : { raw: parsed.value };
+    pending = valid.success ? { input: valid.output } : { raw: parsed.value };
+    if (valid.success && spec.withoutStore !== undefined && spoolCtx !== undefined) {
+      stage = 'handle';
+      const storeless = await spec.withoutStore(
+        valid.output,
+        spoolCtx,
+        deadlineMs - (now() - startedAt),
+      );
+      if (storeless === 'handled') return;
+      if (storeless === 'spool' && spoolNow('engine_unanswered')) {
+        await (options.startEngine ?? startEngineAfterSpool)(resolved.config, log);
+        return;
+      }
+    }
     stage = 'open';
     let opened: App;
     try {
@@ -298,7 +323,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
         return;
       }
       stage = 'handle';
-      const result = await spec.handle(valid.data, app);
+      const result = await spec.handle(valid.output, app);
       stage = 'write';
       if (result.stdout !== undefined && result.stdout.length > 0) {
         (options.stdout ?? process.stdout).write(result.stdout);
@@ -347,4 +372,12 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
   }
   setExitCode(0);
   return 0;
+}
+
+/** The exports of a hook's entry module (hooks/entry/<name>.ts): its spec, and a main run on the process. */
+export function hookEntry<T>(spec: HookSpec<T>): {
+  spec: HookSpec<T>;
+  main: () => Promise<number>;
+} {
+  return { spec, main: () => runHook(spec) };
 }

@@ -84,13 +84,17 @@ export function createLogger(options: LoggerOptions): Logger {
   };
 
   const write: Logger['write'] = (level, rawMessage, rawFields) => {
+    const toFileLevel = ORDER[level] >= ORDER[options.level];
+    const toStderrLevel = options.stderr !== undefined && ORDER[level] >= ORDER[stderrLevel];
+    // A line no sink keeps costs nothing: redaction scans every string, and hooks log at debug level.
+    if (!toFileLevel && !toStderrLevel) return;
     const at = options.clock.now().toISOString();
     const message = redactText(rawMessage);
     const fields = rawFields === undefined ? undefined : (redactValue(rawFields, 0) as LogFields);
-    if (ORDER[level] >= ORDER[options.level]) {
+    if (toFileLevel) {
       toFile(`${JSON.stringify({ at, level, msg: message, ...fields })}\n`);
     }
-    if (options.stderr !== undefined && ORDER[level] >= ORDER[stderrLevel]) {
+    if (options.stderr !== undefined && toStderrLevel) {
       const extra = fields === undefined ? '' : ` ${JSON.stringify(fields)}`;
       options.stderr.write(`[${level}] ${message}${extra}\n`);
     }

@@ -7,15 +7,16 @@
  * because the drain classifies the origin from it. The spool is bounded: past `spool.maxBytes` a
  * capture is refused, logged and counted (`capture.spool_full`), never queued without limit.
  */
-import { appendFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { monotonicFactory } from 'ulid';
+import * as v from 'valibot';
 
 import type { Config } from '../config/config.js';
 import { sanitiseForStorage } from '../core/redact/redact-secrets.js';
-import { ensurePrivateDir, fsyncDir, writeNewFileSynced } from '../engine/private-fs.js';
 import type { Logger } from '../log/log.js';
+import { ensurePrivateDir, fsyncDir, writeNewFileSynced } from '../platform/private-fs.js';
 import { spoolPaths, spoolUsage } from './spool-paths.js';
 import {
   SPOOL_RECORD_VERSION,
@@ -23,11 +24,10 @@ import {
   type SpoolRecord,
   spoolRecordSchema,
 } from './spool-record.js';
+import { appendTallyByte } from './spool-tally.js';
 
 /** Largest spool file one hook may write. Captures are a few KiB; this only stops a runaway writer. */
 export const MAX_SPOOL_FILE_BYTES = 1024 * 1024;
-/** `full.count` stops growing here: it is a counter, not a log. */
-const MAX_FULL_COUNT_BYTES = 1024 * 1024;
 
 /** Why nothing was spooled. */
 export type SpoolRefusal = 'spool_full' | 'unsafe_field' | 'too_large' | 'unsafe_dir';
@@ -42,7 +42,12 @@ export interface AppendDeps {
   now?: () => Date;
 }
 
-const nextId = monotonicFactory();
+let idFactory: ReturnType<typeof monotonicFactory> | undefined;
+/** A monotonic ULID. The factory is made on first use: making it loads the OS random source. */
+function nextId(seedTime?: number): string {
+  idFactory ??= monotonicFactory();
+  return idFactory(seedTime);
+}
 
 /** True when redaction would leave `value` unchanged: a channel field we may write as it is. */
 function clean(value: string | null): boolean {
@@ -78,8 +83,7 @@ function redactEntry(entry: SpoolEntry): SpoolEntry | undefined {
 
 function countRefusal(fullCount: string, log: Logger): void {
   try {
-    const size = statSync(fullCount, { throwIfNoEntry: false })?.size ?? 0;
-    if (size < MAX_FULL_COUNT_BYTES) appendFileSync(fullCount, '.', { mode: 0o600 });
+    appendTallyByte(fullCount);
   } catch (error) {
     log.warn('spool: refusal not counted', { error: String(error) });
   }
@@ -113,7 +117,12 @@ export function appendSpool(
     }
     // Validated on the way out too, so the drain never meets a line this writer produced wrongly.
     records.push(
-      spoolRecordSchema.parse({ ...safe, v: SPOOL_RECORD_VERSION, id: nextId(Date.parse(at)), at }),
+      v.parse(spoolRecordSchema, {
+        ...safe,
+        v: SPOOL_RECORD_VERSION,
+        id: nextId(Date.parse(at)),
+        at,
+      }),
     );
   }
   const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');

@@ -17,9 +17,11 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
+import * as v from 'valibot';
+
 import type { App } from '../app/open-app.js';
 import { isMemoryError } from '../core/errors.js';
-import { FOREIGN_WRITE_BITS, fsyncDir, privacyProblem } from '../engine/private-fs.js';
+import { FOREIGN_WRITE_BITS, fsyncDir, privacyProblem } from '../platform/private-fs.js';
 import { MAX_SPOOL_FILE_BYTES } from './append-spool.js';
 import { applySpoolRecord } from './apply-spool-record.js';
 import type { SpoolPaths } from './spool-paths.js';
@@ -41,6 +43,8 @@ export interface DrainReport {
   refusedFiles: number;
   /** Captures refused at spool time because the spool was full (moved into the counters). */
   spoolFull: number;
+  /** Skipped captures counted in tally files by hooks that did not open the store (spool-tally.ts). */
+  tallied: number;
   /** Why the drain ended before the spool was empty. */
   stopped?: 'store_busy' | 'locked' | 'unsafe_dir' | 'requested';
 }
@@ -223,6 +227,6 @@ function parseLine(line: string): SpoolRecord | 'not_json' | 'not_a_record' {
   } catch {
     return 'not_json';
   }
-  const parsed = spoolRecordSchema.safeParse(json);
-  return parsed.success ? parsed.data : 'not_a_record';
+  const parsed = v.safeParse(spoolRecordSchema, json);
+  return parsed.success ? parsed.output : 'not_a_record';
 }

@@ -16,7 +16,7 @@ import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { MemoryError } from '../core/errors.js';
 import { QUARANTINE_STATES } from '../core/memory.js';
-import { newLockRecord } from '../engine/pid-lock.js';
+import { newLockRecord } from '../platform/pid-lock.js';
 import { appendSpool } from './append-spool.js';
 import { applySpoolRecord } from './apply-spool-record.js';
 import { drainSpool } from './drain-spool.js';

@@ -27,10 +27,11 @@ import {
   newLockRecord,
   type PidLockRecord,
   releasePidLock,
-} from '../engine/pid-lock.js';
-import { ensurePrivateDir } from '../engine/private-fs.js';
+} from '../platform/pid-lock.js';
+import { ensurePrivateDir } from '../platform/private-fs.js';
 import { drainFile, type DrainOptions, type DrainReport, progressName } from './drain-file.js';
 import { listSpoolFiles, type SpoolPaths, spoolPaths } from './spool-paths.js';
+import { foldTallies, hasTallies } from './spool-tally.js';
 
 export type { DrainOptions, DrainReport } from './drain-file.js';
 
@@ -48,6 +49,7 @@ function emptyReport(): DrainReport {
     invalid: 0,
     refusedFiles: 0,
     spoolFull: 0,
+    tallied: 0,
   };
 }
 
@@ -80,6 +82,7 @@ export async function drainSpool(app: App, options: DrainOptions = {}): Promise<
   if (!taken.acquired) return { ...report, stopped: 'locked' };
   try {
     await moveRefusalCount(app, paths, report);
+    report.tallied += await foldTallies(app);
     const resumed = listSpoolFiles(paths.draining);
     const fresh = listSpoolFiles(paths.dir).filter((name) => claim(paths, name));
     for (const name of [...resumed, ...fresh]) {
@@ -102,6 +105,7 @@ function hasWork(paths: SpoolPaths): boolean {
   if (listSpoolFiles(paths.dir).length > 0 || listSpoolFiles(paths.draining).length > 0)
     return true;
   if (statSync(paths.fullCount, { throwIfNoEntry: false }) !== undefined) return true;
+  if (hasTallies(paths.dir)) return true;
   try {
     return readdirSync(paths.draining).some((name) => name.endsWith('.count'));
   } catch {

@@ -11,6 +11,8 @@
  * over the transcript's own timestamps (lines without one all share one window, failing closed).
  */
 import type { App } from '../app/open-app.js';
+import { fixIsDue } from '../capture/apply-tool-result.js';
+import { commandTag } from '../capture/plan-tool-result.js';
 import { buildCapture, commandKeyText } from '../core/capture/capture-content.js';
 import {
   type CapturePolicyConfig,
@@ -21,8 +23,7 @@ import { isMemoryError } from '../core/errors.js';
 import { type FloodLimit, withinFloodBudget } from '../core/gate/decide-gate.js';
 import { explainOrigin, type OriginConfig } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
-import { isMnemoTool } from '../hooks/own-tools.js';
-import { commandTag, fixIsDue } from '../hooks/post-tool-use.js';
+import { isMnemoTool } from '../core/origin/own-tools.js';
 import { resolveProjectKey } from '../project/project-key.js';
 import { type RejectReason, type WriteDeps, writeMemory } from '../write/write-memory.js';
 import {

@@ -14,8 +14,8 @@
  * transcripts are only ever opened for reading.
  */
 import type { App } from '../app/open-app.js';
+import { captureConfigFrom } from '../capture/capture-config.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
-import { captureConfigFrom } from '../hooks/capture-config.js';
 import { writeDepsFrom } from '../write/write-policy.js';
 import { capturePair, FloodTracker, type PairContext } from './capture-pair.js';
 import { findTranscripts, type TranscriptFile } from './find-transcripts.js';

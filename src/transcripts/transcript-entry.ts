@@ -13,7 +13,7 @@
  * is a string or text blocks only, and whose text does not open with a harness tag, is a prompt.
  * Pure: no I/O.
  */
-import { parseBoundedJson } from '../hooks/bounded-json.js';
+import { parseBoundedJson } from '../core/text/bounded-json.js';
 
 /** A tool call the assistant made. */
 export interface ToolUse {

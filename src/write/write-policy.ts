@@ -5,7 +5,7 @@
 import type { App } from '../app/open-app.js';
 import { type Config, CONFIG_DEFAULTS } from '../config/config.js';
 import { NEAR_DUPLICATE_THRESHOLD } from '../core/gate/decide-gate.js';
-import type { WriteDeps, WritePolicy } from './write-memory.js';
+import type { WriteDeps, WritePolicy } from './write-types.js';
 
 /** The policy a config asks for. */
 export function writePolicyFromConfig(

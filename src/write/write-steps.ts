@@ -10,7 +10,7 @@ import type { OriginReason } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
 import { honoursForceFlag } from '../core/privileges/privileges.js';
 import { sanitiseForStorage } from '../core/redact/redact-secrets.js';
-import type { RejectReason, WriteDeps, WriteOutcome, WriteRequest } from './write-memory.js';
+import type { RejectReason, WriteDeps, WriteOutcome, WriteRequest } from './write-types.js';
 
 /** Input longer than this is refused before any regex runs over it (a 5 MB payload costs nothing). */
 export const MAX_RAW_CONTENT_CHARS = 4 * MAX_CONTENT_LENGTH;

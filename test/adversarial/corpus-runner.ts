@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { injectionEligibility } from '../../src/core/gate/injection-eligibility.js';
 import type { Memory } from '../../src/core/memory.js';
 import { resolveProjectKey } from '../../src/project/project-key.js';
+import { foldTallies, hasTallies } from '../../src/spool/spool-tally.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
 import { writeMemory } from '../../src/write/write-memory.js';
 import { writeDepsFrom } from '../../src/write/write-policy.js';
@@ -188,9 +189,13 @@ async function readStore(home: TestHome): Promise<{
   counters: Record<string, number>;
   sessionTainted: boolean;
 }> {
-  if (!existsSync(home.dbPath)) return { rows: [], counters: {}, sessionTainted: false };
+  const tallies = hasTallies(join(home.home, 'spool'));
+  if (!existsSync(home.dbPath) && !tallies)
+    return { rows: [], counters: {}, sessionTainted: false };
   const app = await openTestApp(home.home);
   try {
+    // Skips a hook counted without opening the store, added as `mnemo stats` adds them.
+    await foldTallies(app);
     const { rows, counters } = await everything(app);
     const sessionTainted = (await app.store.getSessionTaint(CORPUS_SESSION)).tainted;
     return { rows, counters, sessionTainted };

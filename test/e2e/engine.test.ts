@@ -10,7 +10,9 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { engineRecall, pingEngine } from '../../src/engine/engine-client.js';
+import { engineRecall } from '../../src/engine/engine-call.js';
+import { pingEngine } from '../../src/engine/engine-client.js';
+import { MAX_REQUEST_BYTES } from '../../src/engine/engine-protocol.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { openTestApp } from '../helpers/test-app.js';
@@ -130,7 +132,7 @@ describe('mnemo serve (built binary)', () => {
   it('refuses a request line over the size limit and drops the connection', async () => {
     const t = hashHome();
     await engines.start(t, ['--idle-exit', '0']);
-    const answer = await rawExchange(lockOf(t).socket, 'x'.repeat(70 * 1024));
+    const answer = await rawExchange(lockOf(t).socket, 'x'.repeat(MAX_REQUEST_BYTES + 1024));
     expect(answer.lines[0]).toMatchObject({ ok: false, error: { code: 'TOO_LARGE' } });
     expect(answer.closed).toBe(true);
   });

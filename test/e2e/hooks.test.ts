@@ -2,7 +2,7 @@
  * The built `mnemo hook …` binary fed recorded Claude Code payloads (test/fixtures/hooks). Every run must
  * exit 0 with exactly empty stdout; the effects are read back from the real SQLite file afterwards.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -109,6 +109,10 @@ describe('mnemo hook post-tool-use (built binary)', () => {
       hookFixture('post-tool-use-mcp', { cwd: t.project, sessionId: 'mcp-session' }),
     );
     expect(await allRows(t)).toEqual([]);
+    // A Read neither taints nor captures: its skip is tallied without the store; `stats` folds it in.
+    expect(readdirSync(join(t.home, 'spool'))).toEqual(['capture.skipped.read_not_captured.tally']);
+    expect((await t.run(['stats'])).code).toBe(0);
+    expect(readdirSync(join(t.home, 'spool'))).toEqual([]);
     expect(await counters(t)).toMatchObject({
       'capture.skipped.read_not_captured': 1,
       'capture.skipped.no_prior_failure': 1,

@@ -15,7 +15,7 @@ import {
   pluginLayout,
 } from '../../src/core/install/registration.js';
 import { EMPTY_ORIGIN_CONFIG } from '../../src/core/origin/classify-origin.js';
-import { isRememberTool } from '../../src/hooks/own-tools.js';
+import { isRememberTool } from '../../src/core/origin/own-tools.js';
 import { REPO_ROOT } from '../helpers/mnemo-bin.js';
 
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {

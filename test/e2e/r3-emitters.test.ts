@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 
 import { HOOK_REGISTRATIONS } from '../../src/core/install/registration.js';
-import { HOOK_NAMES } from '../../src/hooks/hook-specs.js';
+import { HOOK_NAMES } from '../../src/hooks/hook-names.js';
 import { runHookBin } from '../helpers/hook-fixtures.js';
 import { startStdioMcp } from '../helpers/mcp-harness.js';
 import { idFrom, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';

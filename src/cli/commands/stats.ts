@@ -10,6 +10,9 @@ export const COUNTER_DAYS = 7;
  */
 export async function stats(ctx: CliContext, options: { json?: boolean }): Promise<void> {
   const app = await ctx.openApp();
+  // Skips counted by hooks that never opened the store are added first, so the totals are current.
+  const { foldTallies } = await import('../../spool/spool-tally.js');
+  await foldTallies(app);
   const stats = await app.store.stats();
   const path = app.config.databasePath;
   const since = new Date(app.clock.now().getTime() - (COUNTER_DAYS - 1) * 86_400_000)

@@ -36,7 +36,7 @@ export interface HookRegistration {
 /**
  * mnemo's MCP tools whose effect depends on the session's taint (the content writers and
  * `reverify_memory`); PreToolUse records a remember claim for each so the server can learn the call's
- * session (hooks/own-tools.ts CLAIMING_TOOLS must list the same names).
+ * session (core/origin/own-tools.ts CLAIMING_TOOLS must list the same names).
  */
 const CLAIMING_TOOLS = ['remember', 'supersede_memory', 'checkpoint', 'reverify_memory'] as const;
 

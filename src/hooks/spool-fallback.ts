@@ -8,7 +8,7 @@
 import type { Config } from '../config/config.js';
 import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
-import type { AppendOutcome } from './append-spool.js';
+import type { AppendOutcome } from '../spool/append-spool.js';
 
 /** What a hook's spool fallback receives: the config and the log, no app (the store is out of reach). */
 export interface SpoolContext {
@@ -20,7 +20,12 @@ export interface SpoolContext {
 export type SpoolOutcome = AppendOutcome | { spooled: false; reason: 'nothing_to_store' };
 
 /** Why a hook spooled. */
-export type SpoolTrigger = 'store_busy' | 'store_unavailable' | 'deadline_near' | 'deadline';
+export type SpoolTrigger =
+  | 'store_busy'
+  | 'store_unavailable'
+  | 'deadline_near'
+  | 'deadline'
+  | 'engine_unanswered';
 
 /** Time kept back for spooling and exiting once a write is abandoned. */
 const SPOOL_MARGIN_MS = 100;

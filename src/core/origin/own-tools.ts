@@ -3,9 +3,9 @@
  * plugin (`mcp__plugin_mnemo_mnemo__remember`), or bundled under another plugin name
  * (`mcp__plugin_<plugin>_mnemo__remember`, integration reference §4.3).
  */
-import { reverifyClaimText } from '../core/anchors/reverify-claim.js';
-import { isOwnTool, type OriginConfig } from '../core/origin/classify-origin.js';
-import { parseToolName } from '../core/origin/tool-names.js';
+import { reverifyClaimText } from '../anchors/reverify-claim.js';
+import { isOwnTool, type OriginConfig } from './classify-origin.js';
+import { parseToolName } from './tool-names.js';
 
 /** True for a tool of mnemo's MCP server in any of its three spellings. */
 export function isMnemoTool(toolName: string, config: OriginConfig): boolean {

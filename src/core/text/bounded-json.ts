@@ -1,41 +1,8 @@
 /**
- * Reading a hook payload without trusting its size or shape: stdin is read up to a byte cap, and the JSON
- * nesting depth is measured by a linear scan before `JSON.parse` sees the text, so a 5 MB blob or a
- * 100k-deep array costs one bounded pass instead of a stack overflow (threat model W9).
+ * Parsing JSON without trusting its shape: the nesting depth is measured by a linear scan before
+ * `JSON.parse` sees the text, so a 100k-deep array costs one bounded pass instead of a stack overflow
+ * (threat model W9). Used for hook payloads (after a capped read, hooks/read-capped.ts) and transcript lines.
  */
-
-/** What was read from a stream: the kept bytes, and whether more arrived than the cap allowed. */
-export interface CappedBytes {
-  readonly bytes: Buffer;
-  readonly truncated: boolean;
-  /** Bytes seen in total, including dropped ones (counted until the stream ended or was abandoned). */
-  readonly seen: number;
-}
-
-/**
- * Reads `stream` until it ends, keeping at most `maxBytes`. Past the cap the rest is counted and dropped
- * rather than buffered; the read stops counting after `4 × maxBytes` so a never-ending writer cannot
- * hold the hook.
- */
-export async function readCapped(
-  stream: AsyncIterable<Uint8Array | string>,
-  maxBytes: number,
-): Promise<CappedBytes> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let seen = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
-    seen += buffer.length;
-    if (kept < maxBytes) {
-      const take = buffer.subarray(0, maxBytes - kept);
-      chunks.push(take);
-      kept += take.length;
-    }
-    if (seen > maxBytes * 4) break;
-  }
-  return { bytes: Buffer.concat(chunks), truncated: seen > maxBytes, seen };
-}
 
 /** Why a payload text was not turned into a value. */
 export type JsonRefusal = 'empty' | 'too_deep' | 'not_json' | 'not_an_object';

@@ -1,0 +1,229 @@
+/**
+ * Requests to the running resident engine, for hooks, the MCP server and the CLI: hybrid recall and the
+ * capture hand-off, over the engine's socket. Every call is bounded by a timeout and never throws: on
+ * any failure (no engine, a stale lock, a wrong token, a slow or malformed answer) the caller does the
+ * work itself, e.g. a lexical-only recall straight from the store. Nothing here loads a model, opens
+ * the store or starts a process (engine-client.ts does that), so a hook can load it cheaply.
+ *
+ *   const hits = (await engineRecall(config, request, 300)) ?? (await retrieve({ store, clock }, request));
+ *
+ * Trust: the engine is found through `home/engine.lock` (inside the private home); a socket outside the
+ * home must sit in a directory that only this user can use. Requests carry the per-install token.
+ */
+import { lstatSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import * as v from 'valibot';
+
+import type { Config } from '../config/config.js';
+import type { Logger } from '../log/log.js';
+import { isPidAlive, readPidLock } from '../platform/pid-lock.js';
+import { FOREIGN_ANY_BITS, privacyProblem } from '../platform/private-fs.js';
+import type { RankedHit } from '../retrieval/retrieve.js';
+import type { SpoolEntry } from '../spool/spool-record.js';
+import type { MemoryFilter, Scope } from '../store/store.js';
+import { type EngineLockRecord, parseEngineLock } from './engine-lock.js';
+import { enginePaths } from './engine-paths.js';
+import {
+  type CaptureResult,
+  captureResultSchema,
+  ENGINE_PROTOCOL_VERSION,
+  type EngineOp,
+  LineBuffer,
+  MAX_RESPONSE_BYTES,
+  recallArgsSchema,
+  recallResultSchema,
+  responseSchema,
+} from './engine-protocol.js';
+import { readEngineToken } from './engine-token.js';
+
+/** Optional extras of every client call. */
+export interface EngineClientOptions {
+  /** Where to note why a call fell back (debug level; never the token or the query). */
+  log?: Logger;
+}
+
+/** A recall the engine runs with its embedder: the JSON subset of retrieve()'s request. */
+export interface EngineRecallRequest {
+  query: string;
+  scope: Scope;
+  limit: number;
+  filters?: Pick<
+    MemoryFilter,
+    | 'kinds'
+    | 'tags'
+    | 'origins'
+    | 'createdAfter'
+    | 'createdBefore'
+    | 'includeSuperseded'
+    | 'quarantine'
+  >;
+  mmr?: boolean | { lambda?: number };
+  /** As retrieve(): count returned memories as used (`true`, or the top n). Default: no. */
+  recordAccess?: boolean | number;
+  depth?: number;
+}
+
+type Home = Pick<Config, 'home'>;
+
+function socketTrusted(home: string, socket: string): boolean {
+  if (socket.startsWith('\\\\.\\pipe\\')) return true;
+  if (dirname(socket) === home) return true;
+  const dir = lstatSync(dirname(socket), { throwIfNoEntry: false });
+  return (
+    dir !== undefined &&
+    privacyProblem(dir, { kind: 'directory', forbiddenBits: FOREIGN_ANY_BITS }) === undefined
+  );
+}
+
+/** The live engine's lock record, or undefined (no lock, dead pid, untrusted socket). */
+function liveEngine(home: string): EngineLockRecord | undefined {
+  const holder = readPidLock(enginePaths(home).lock, parseEngineLock);
+  if (holder === undefined || !isPidAlive(holder.pid)) return undefined;
+  return socketTrusted(home, holder.socket) ? holder : undefined;
+}
+
+let nextRequestId = 1;
+
+/** The outcome of one request: its result, or why not and whether the request left this process. */
+type CallOutcome = { ok: true; result: unknown } | { ok: false; reason: string; sent: boolean };
+
+/** Sends one request and reads its answer; never throws. The building block of the typed calls below. */
+async function call(
+  config: Home,
+  op: EngineOp,
+  args: unknown,
+  timeoutMs: number,
+  options: EngineClientOptions = {},
+): Promise<CallOutcome> {
+  const fail = (reason: string, sent: boolean): CallOutcome => {
+    options.log?.debug('engine call fell back', { op, reason });
+    return { ok: false, reason, sent };
+  };
+  let holder: EngineLockRecord | undefined;
+  let token: string | undefined;
+  try {
+    holder = liveEngine(config.home);
+    token = holder === undefined ? undefined : readEngineToken(enginePaths(config.home).token);
+  } catch (error) {
+    return fail(String(error), false);
+  }
+  if (holder === undefined) return fail('no engine', false);
+  if (token === undefined) return fail('no usable token', false);
+  const id = nextRequestId++;
+  const line = `${JSON.stringify({ v: ENGINE_PROTOCOL_VERSION, id, token, op, ...(args === undefined ? {} : { args }) })}\n`;
+  const answer = await exchange(holder.socket, line, timeoutMs);
+  if ('failure' in answer) return fail(answer.failure, answer.sent);
+  const parsed = v.safeParse(responseSchema, answer.json);
+  if (!parsed.success || parsed.output.id !== id) return fail('malformed response', true);
+  if (!parsed.output.ok) return fail(`engine error ${parsed.output.error.code}`, true);
+  return { ok: true, result: parsed.output.result };
+}
+
+/** {@link call}'s result, or undefined on any failure or after `timeoutMs`. */
+export async function callEngine(
+  config: Home,
+  op: EngineOp,
+  args: unknown,
+  timeoutMs: number,
+  options: EngineClientOptions = {},
+): Promise<unknown> {
+  const outcome = await call(config, op, args, timeoutMs, options);
+  return outcome.ok ? outcome.result : undefined;
+}
+
+/** Writes `line`, reads one response line; `sent` says whether any of the request was written. */
+async function exchange(
+  path: string,
+  line: string,
+  timeoutMs: number,
+): Promise<{ json: unknown } | { failure: string; sent: boolean }> {
+  // Loaded here, not at the top: a hook that finds no engine never needs the socket module.
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const lines = new LineBuffer(MAX_RESPONSE_BYTES);
+    let settled = false;
+    let sent = false;
+    const finish = (value: { json: unknown } | string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(typeof value === 'string' ? { failure: value, sent } : value);
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    socket.once('connect', () => {
+      sent = true;
+      socket.write(line);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      const [first] = lines.push(chunk);
+      if (lines.overflow) return finish('response too large');
+      if (first === undefined) return;
+      try {
+        finish({ json: JSON.parse(first) });
+      } catch {
+        finish('response not JSON');
+      }
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? 'socket error'));
+    socket.once('close', () => finish('closed'));
+  });
+}
+
+/** What {@link handOffCapture} found. */
+export type HandOff =
+  /** The engine answered: the capture is stored, or spooled by the engine, or refused by its spool. */
+  | { status: 'accepted'; outcome: CaptureResult['outcome'] }
+  /** Nothing was sent (no engine, a stale lock, no token, connection refused): do the work yourself. */
+  | { status: 'unreachable'; reason: string }
+  /** Sent, but no valid answer came (the engine died, hung or refused it): it may or may not be stored. */
+  | { status: 'unanswered'; reason: string };
+
+/**
+ * Hands a tool-result capture to the running engine and waits up to `timeoutMs` for its answer, which
+ * comes only once the capture is stored or spooled (engine-capture.ts). On `unanswered` the caller must
+ * spool the entry itself: re-applying a capture the engine did store is merged by the content-hash dedupe.
+ */
+export async function handOffCapture(
+  config: Home,
+  entry: SpoolEntry,
+  timeoutMs: number,
+  options: EngineClientOptions = {},
+): Promise<HandOff> {
+  const outcome = await call(config, 'capture', entry, timeoutMs, options);
+  if (!outcome.ok) {
+    return outcome.sent
+      ? { status: 'unanswered', reason: outcome.reason }
+      : { status: 'unreachable', reason: outcome.reason };
+  }
+  const parsed = v.safeParse(captureResultSchema, outcome.result);
+  return parsed.success
+    ? { status: 'accepted', outcome: parsed.output.outcome }
+    : { status: 'unanswered', reason: 'malformed capture answer' };
+}
+
+/**
+ * Hybrid recall (lexical + vector + identifier legs) run by the engine with its embedder, as retrieve()
+ * would return it. Undefined on any failure or timeout: fall back to `retrieve()` without an embedder.
+ * The hits are validated before they are returned; render them with the one renderer as usual.
+ */
+export async function engineRecall(
+  config: Home,
+  request: EngineRecallRequest,
+  timeoutMs: number,
+  options: EngineClientOptions = {},
+): Promise<RankedHit[] | undefined> {
+  const args = v.safeParse(recallArgsSchema, request);
+  if (!args.success) {
+    options.log?.debug('engine call fell back', { op: 'recall', reason: 'request not sendable' });
+    return undefined;
+  }
+  const parsed = v.safeParse(
+    recallResultSchema,
+    await callEngine(config, 'recall', args.output, timeoutMs, options),
+  );
+  // The schema mirrors RankedHit field for field (engine-protocol.ts), so the types line up.
+  return parsed.success ? parsed.output.hits : undefined;
+}

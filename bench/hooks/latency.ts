@@ -24,8 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { hashEmbed } from '../../src/embed/hash-embedder.js';
 import { anchorContent } from '../../src/anchors/anchor-content.js';
+import { hashEmbed } from '../../src/embed/hash-embedder.js';
 import { pingEngine, stopEngine } from '../../src/engine/engine-client.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { percentile } from '../retrieval/metrics.js';

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import type { Config } from '../config/config.js';
 import { MemoryError } from '../core/errors.js';
+import { HOOK_NAMES } from './hook-names.js';
 import {
   type HookSpec,
   leadingSessionId,
@@ -262,7 +263,11 @@ describe('the hook import graph', () => {
   it('never reaches an embedding model', () => {
     const root = new URL('../', import.meta.url);
     const seen = new Set<string>();
+    // Every hook's entry (bundled or not), what the executable's fast path loads, and the CLI route.
     const queue = [
+      ...HOOK_NAMES.map((name) => `hooks/entry/${name}.ts`),
+      'cli/compile-cache.ts',
+      'cli/hook-load-failure.ts',
       'hooks/hook-specs.ts',
       'hooks/run-hook.ts',
       'cli/commands/hook.ts',

@@ -329,9 +329,45 @@ if (version >= 5) {
   injections.push(...(await s.listInjections({ limit: 100 })));
 }
 
+// v6: teams. Memories written by a store opened as an author: a team-visible project memory, a
+// private global preference, and a private project note shared explicitly later.
+let authored = s;
+if (version >= 6) {
+  await s.close();
+  authored = await openSqliteStore({
+    path: dbPath,
+    clock,
+    ids,
+    author: { user: 'dana', host: 'dana-laptop' },
+  });
+  tick(5);
+  await authored.remember({
+    content: 'The release checklist lives in docs/release.md.',
+    projectKey: alpha,
+    kind: 'fact',
+    origin: 'user',
+  });
+  tick(5);
+  await authored.remember({
+    content: 'I like terse commit messages.',
+    projectKey: alpha,
+    visibility: 'global',
+    kind: 'preference',
+    origin: 'user',
+  });
+  tick(5);
+  const shared = await authored.remember({
+    content: 'Draft: the cache may go.',
+    projectKey: alpha,
+    origin: 'user',
+    teamVisible: false,
+  });
+  await authored.updateMemory(shared.memory.id, { teamVisible: true });
+}
+
 const memories = [];
-for await (const record of s.exportMemories()) memories.push(record);
-await s.close();
+for await (const record of authored.exportMemories()) memories.push(record);
+await authored.close();
 
 const manifest = {
   schemaVersion: version,

@@ -5,6 +5,7 @@
  * before touching the store never pays for the native driver.
  */
 import { mkdirSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 
 import { monotonicFactory } from 'ulid';
 
@@ -13,7 +14,9 @@ import { isMemoryError, MemoryError } from '../core/errors.js';
 import { createLogger, type Logger, type TextSink } from '../log/log.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
+import { resolveProject } from '../project/project-key.js';
 import type { MemoryStore } from '../store/store.js';
+import type { Author } from '../store/write-rules.js';
 
 /** Everything an edge needs. Close it when done: it releases the database file. */
 export interface App {
@@ -80,6 +83,33 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   };
 }
 
+/** Who this process writes as: the configured author or the login name, on this host. */
+export function processAuthor(config: Pick<Config, 'author'>): Author {
+  let user = config.author;
+  if (user === null) {
+    try {
+      user = userInfo().username;
+    } catch {
+      // No passwd entry (some containers): the environment's name, else a placeholder that says so.
+      user = process.env['USER']?.trim() || 'unknown-user';
+    }
+  }
+  return { user, host: hostname() || 'unknown-host' };
+}
+
+/**
+ * The schema v5 backfill's resolver: the portable key of a stored path key when that directory is, on
+ * this machine and today, the root of a repository with a network remote; otherwise undefined.
+ */
+function portableKeyOf(key: string): string | undefined {
+  try {
+    const project = resolveProject(key);
+    return project.root === key && project.key !== key ? project.key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function ensureHome(home: string): void {
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -98,6 +128,12 @@ async function openStore(
   ids: IdSource,
   log: Logger,
 ): Promise<MemoryStore> {
+  // Lazy imports: a process loads the driver of the configured backend only, so a hook on the SQLite
+  // default never loads `pg`, and one on PostgreSQL never loads better-sqlite3.
+  const author = processAuthor(config);
+  if (config.databaseUrl !== null) {
+    return openPostgres(config.databaseUrl, config, { clock, ids, author }, log);
+  }
   const { openSqliteStore } = await import('../store/sqlite/open-sqlite-store.js');
   try {
     const store = await openSqliteStore({
@@ -105,6 +141,8 @@ async function openStore(
       clock,
       ids,
       busyTimeoutMs: config.busyTimeoutMs,
+      author,
+      rekeyProject: portableKeyOf,
     });
     log.debug('store opened', { path: config.databasePath, schemaVersion: store.schemaVersion });
     return store;
@@ -120,4 +158,57 @@ async function openStore(
       { cause: error },
     );
   }
+}
+
+async function openPostgres(
+  url: string,
+  config: Config,
+  deps: { clock: Clock; ids: IdSource; author: Author },
+  log: Logger,
+): Promise<MemoryStore> {
+  const { openPostgresStore } = await import('../store/postgres/open-postgres-store.js');
+  try {
+    const store = await openPostgresStore({
+      url,
+      ...deps,
+      busyTimeoutMs: config.busyTimeoutMs,
+      onIdleError: (error) => log.warn('postgres connection lost', { error: error.message }),
+    });
+    log.debug('store opened', {
+      location: store.description.location,
+      schemaVersion: store.schemaVersion,
+    });
+    return store;
+  } catch (error) {
+    log.error('store open failed', { backend: 'postgres', error: String(error) });
+    if (isMemoryError(error)) throw error;
+    throw new MemoryError(
+      'STORE_UNAVAILABLE',
+      `Cannot open the PostgreSQL store (${(error as Error).message}). Check MNEMO_DATABASE_URL, or ` +
+        'unset it to use the local SQLite store.',
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Opens another store by URL as this app's author, for copying into it (`mnemo migrate-store`). Only
+ * PostgreSQL URLs are targets. Throws CONFIG_INVALID for another URL, and what the store raises.
+ */
+export async function openTargetStore(
+  url: string,
+  app: Pick<App, 'config' | 'clock' | 'ids' | 'log'>,
+): Promise<MemoryStore> {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new MemoryError(
+      'CONFIG_INVALID',
+      'migrate-store copies into PostgreSQL: pass --to postgres://user:password@host:5432/database.',
+    );
+  }
+  return openPostgres(
+    url,
+    app.config,
+    { clock: app.clock, ids: app.ids, author: processAuthor(app.config) },
+    app.log,
+  );
 }

@@ -5,6 +5,9 @@ import type { CliIo } from './cli-io.js';
 export interface CliContext {
   readonly io: CliIo;
   readonly verbose: boolean;
-  /** Opens the app for this invocation; `home` overrides `$MNEMO_HOME` (the demo's scratch store). */
+  /**
+   * Opens the app for this invocation; `home` overrides `$MNEMO_HOME` (the demo's scratch store) and
+   * always opens a local SQLite store there, whatever MNEMO_DATABASE_URL says.
+   */
   openApp(options?: { home?: string }): Promise<App>;
 }

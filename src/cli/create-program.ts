@@ -255,6 +255,21 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     );
 
   program
+    .command('migrate-store')
+    .description('copy the local SQLite store into PostgreSQL (resumable; verified at the end)')
+    .requiredOption(
+      '--to <url>',
+      'the PostgreSQL URL, postgres://user:password@host:5432/db?schema=mnemo',
+    )
+    .option('--json', 'print the report as JSON')
+    .action((options: { to: string; json?: boolean }) =>
+      on('migrate-store', [], options, async (ctx) => {
+        const { migrateStore } = await import('./commands/migrate-store.js');
+        await migrateStore(ctx, options);
+      }),
+    );
+
+  program
     .command('ledger')
     .description(
       'what session start and prompt recall injected, with token cost per session and day',

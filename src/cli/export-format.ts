@@ -16,7 +16,7 @@ import {
   VISIBILITIES,
 } from '../core/memory.js';
 import { parseOriginClass, TRUST_BANDS, trustBand } from '../core/origin/origin-class.js';
-import { requiresReview } from '../core/privileges/privileges.js';
+import { defaultTeamVisible, requiresReview } from '../core/privileges/privileges.js';
 import { contentHash } from '../store/content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryStore } from '../store/store.js';
 
@@ -29,7 +29,15 @@ const MISMATCH: Partial<Record<string, string>> = {
   trustBand: 'is not the trust band of its origin',
 };
 
-type WritePathField = 'trustBand' | 'tainted' | 'quarantine' | 'redactions' | 'gateReason';
+type WritePathField =
+  | 'trustBand'
+  | 'tainted'
+  | 'quarantine'
+  | 'redactions'
+  | 'gateReason'
+  | 'authorUser'
+  | 'authorHost'
+  | 'teamVisible';
 
 /**
  * Fills the fields schema v2 added when a v1-era export lacks them, with exactly the values the v2
@@ -39,7 +47,9 @@ type WritePathField = 'trustBand' | 'tainted' | 'quarantine' | 'redactions' | 'g
  * store in place give the same memories. Fields present are kept as they are.
  */
 export function withWritePathDefaults<
-  T extends { origin: string } & Partial<Pick<ExportedMemory, WritePathField>>,
+  T extends { origin: string; visibility: ExportedMemory['visibility'] } & Partial<
+    Pick<ExportedMemory, WritePathField>
+  >,
 >(record: T): Omit<T, WritePathField> & Pick<ExportedMemory, WritePathField> {
   const origin = parseOriginClass(record.origin);
   return {
@@ -49,6 +59,10 @@ export function withWritePathDefaults<
     quarantine: record.quarantine ?? (requiresReview(origin) ? 'pending' : 'none'),
     redactions: record.redactions ?? 0,
     gateReason: record.gateReason ?? 'legacy',
+    // Schema v5: an export made before authorship has no author, and the v5 migration's default reach.
+    authorUser: record.authorUser ?? null,
+    authorHost: record.authorHost ?? null,
+    teamVisible: record.teamVisible ?? defaultTeamVisible(origin, record.visibility),
   };
 }
 
@@ -104,6 +118,10 @@ const exportedMemorySchema = z
     quarantine: z.enum(QUARANTINE_STATES).optional(),
     redactions: z.int().min(0).optional(),
     gateReason: z.enum(GATE_REASONS).optional(),
+    // Added by schema v5 (teams); optional for older exports, see withWritePathDefaults.
+    authorUser: z.string().min(1).max(256).nullable().optional(),
+    authorHost: z.string().min(1).max(256).nullable().optional(),
+    teamVisible: z.boolean().optional(),
     vector: z
       .strictObject({
         model: z.string().min(1),

@@ -32,7 +32,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     },
     async openApp(options = {}) {
       const { openApp } = await import('../app/open-app.js');
-      const app = await openApp({ env: io.env, overrides: options, stderr: io.stderr, verbose });
+      // A scratch home (demo, doctor's round trip) is a throwaway local store: it must never reach the
+      // team database that MNEMO_DATABASE_URL names.
+      const env =
+        options.home === undefined ? io.env : { ...io.env, MNEMO_DATABASE_URL: undefined };
+      const app = await openApp({ env, overrides: options, stderr: io.stderr, verbose });
       opened.push(app);
       return app;
     },

@@ -82,7 +82,7 @@ describe('loadConfig', () => {
   it('names an unknown field and lists the known ones', () => {
     const home = homeWithConfig(JSON.stringify({ recalLimit: 5 }));
     expect(configError(() => loadConfig({ env: { MNEMO_HOME: home } }))).toMatch(
-      /Unknown field "recalLimit" .*known fields are databaseFile, busyTimeoutMs/,
+      /Unknown field "recalLimit" .*known fields are databaseUrl, author, databaseFile, busyTimeoutMs/,
     );
   });
 

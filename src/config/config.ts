@@ -30,6 +30,10 @@ export interface FloodConfig {
 
 /** Defaults, documented once. `home` defaults to `~/.mnemo` (computed, so not in this table). */
 export const CONFIG_DEFAULTS = {
+  /** No PostgreSQL URL: the embedded SQLite store. */
+  databaseUrl: null,
+  /** The operating-system login name. */
+  author: null,
   /** Database file name inside the home directory. */
   databaseFile: 'mnemo.db',
   /** How long a writer waits for another process's lock before STORE_BUSY. */
@@ -102,6 +106,15 @@ const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), 
 function buildFileSchema() {
   const injectionTokens = v.optional(int(0, MAX_INJECTION_TOKENS));
   return v.strictObject({
+    databaseUrl: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL, e.g. "postgres://user:pw@db:5432/mnemo"'),
+      ),
+    ),
+    author: v.optional(
+      v.pipe(text(1, 256), v.regex(/^[^\s\0]+$/, 'must be one word, e.g. your login name')),
+    ),
     databaseFile: v.optional(
       v.pipe(
         v.string(),
@@ -176,6 +189,16 @@ export type ConfigFile = v.InferOutput<FileSchema>;
 export interface Config {
   /** The directory holding the database, config file and logs (`$MNEMO_HOME`). */
   home: string;
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/db?schema=mnemo`): the team store. Unset: the
+   * SQLite file at `databasePath`. From `MNEMO_DATABASE_URL` or `databaseUrl` in config.json.
+   */
+  databaseUrl: string | null;
+  /**
+   * The user name this process writes and reads as in a team store (`MNEMO_AUTHOR`, `author`); null:
+   * the operating-system login name. Private memories are seen by their author only.
+   */
+  author: string | null;
   databaseFile: string;
   /** `home` + `databaseFile`. */
   databasePath: string;
@@ -222,6 +245,8 @@ export interface LoadConfigOptions {
 
 /** Environment variable → config field. Values are parsed with the same schema as the file. */
 const ENV_FIELDS = {
+  MNEMO_DATABASE_URL: 'databaseUrl',
+  MNEMO_AUTHOR: 'author',
   MNEMO_BUSY_TIMEOUT_MS: 'busyTimeoutMs',
   MNEMO_LOG_LEVEL: 'logLevel',
   MNEMO_EMBEDDING_MODEL: 'embeddingModel',
@@ -245,6 +270,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const merged = { ...CONFIG_DEFAULTS, ...fromFile, ...fromEnv, ...definedOnly(overrides) };
   return {
     home,
+    databaseUrl: merged.databaseUrl ?? null,
+    author: merged.author ?? null,
     databaseFile: merged.databaseFile,
     databasePath: join(home, merged.databaseFile),
     logFile: join(home, 'logs', 'mnemo.log'),

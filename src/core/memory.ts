@@ -100,6 +100,15 @@ export interface Memory {
   redactions: number;
   /** The write gate's reason for storing this memory. */
   gateReason: GateReason;
+  /** Who wrote it: the user name and host of the writing process; null when written before schema v5. */
+  authorUser: string | null;
+  authorHost: string | null;
+  /**
+   * Seen by other authors sharing the store (a team). One meaning, independent of `visibility`, which
+   * says which projects see it: a private memory reaches its own author only, a team one everyone
+   * whose session is in scope. Rows without an author keep the reach they had before authorship.
+   */
+  teamVisible: boolean;
 }
 
 /** What a writer supplies. Everything else is derived by the store. */
@@ -118,6 +127,8 @@ export interface NewMemory {
   quarantine?: QuarantineState;
   redactions?: number;
   gateReason?: GateReason;
+  /** Omitted: the store's default for the origin and visibility (`defaultTeamVisible`). */
+  teamVisible?: boolean;
 }
 
 export interface MemoryVector {
@@ -171,6 +182,7 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
     quarantine: input.quarantine ?? 'none',
     redactions: input.redactions ?? 0,
     gateReason: input.gateReason ?? 'novel',
+    teamVisible: input.teamVisible ?? false,
   };
 }
 

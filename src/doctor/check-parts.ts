@@ -24,21 +24,22 @@ export function checkNode(version: string) {
     : fail(`Node ${version} is too old`, 'Install Node 20 or later.');
 }
 
-/** Schema version and integrity findings of the store. */
+/** Backend, schema version and integrity findings of the store. */
 export async function checkStore(app: App) {
   const problems = await app.store.checkIntegrity();
-  const data = { path: app.config.databasePath, schemaVersion: app.store.schemaVersion, problems };
+  const { backend, location, notes } = app.store.description;
+  const version = app.store.schemaVersion;
+  const data = { backend, location, path: location, schemaVersion: version, notes, problems };
   if (problems.length > 0) {
     return fail(
-      `${app.config.databasePath} (schema v${app.store.schemaVersion}) has ${problems.length} problem(s): ${problems.slice(0, 5).join('; ')}`,
-      'Stop Claude Code sessions, copy the file aside, then `mnemo export` what still reads and `mnemo import` it into a fresh MNEMO_HOME.',
+      `${backend} store ${location} (schema v${version}) has ${problems.length} problem(s): ${problems.slice(0, 5).join('; ')}`,
+      'Stop Claude Code sessions and back the store up (copy the file, or pg_dump the schema), then ' +
+        '`mnemo export` what still reads and `mnemo import` it into a fresh store.',
       data,
     );
   }
-  return pass(
-    `${app.config.databasePath} opens, schema v${app.store.schemaVersion}, integrity ok`,
-    data,
-  );
+  const told = notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+  return pass(`${backend} store ${location} opens, schema v${version}, integrity ok${told}`, data);
 }
 
 /** The configured embedder loads and returns a vector of its declared dimension. */

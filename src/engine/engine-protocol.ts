@@ -246,6 +246,9 @@ const memorySchema = v.object({
   quarantine: v.picklist(QUARANTINE_STATES),
   redactions: v.number(),
   gateReason: v.picklist(GATE_REASONS),
+  authorUser: v.nullable(v.string()),
+  authorHost: v.nullable(v.string()),
+  teamVisible: v.boolean(),
 });
 
 const rank = v.optional(v.number());

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import type { Launcher } from '../core/install/registration.js';
 import { shellQuote, splitCommandLine } from '../core/install/shell-words.js';
-import { resolveProjectKey } from '../project/project-key.js';
+import { resolveProjectRoot } from '../project/project-key.js';
 
 /** `user`: every project, private. `project`: this repository, committed with it. */
 export type InstallScope = 'user' | 'project';
@@ -41,7 +41,7 @@ export interface TargetEnv {
 /** The files `scope` writes. Project scope finds the root with the project key function. */
 export function installTargets(scope: InstallScope, where: TargetEnv): Targets {
   if (scope === 'project') {
-    const root = resolveProjectKey(where.cwd);
+    const root = resolveProjectRoot(where.cwd);
     return {
       scope,
       root,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
-import { resolveProjectKey } from './project-key.js';
+import { localRootOf, remoteUrlKey, resolveProject, resolveProjectKey } from './project-key.js';
 
 const tempDir = useTempDirs();
 
@@ -104,5 +104,74 @@ describe('resolveProjectKey', () => {
     const file = join(tempDir(), 'f.txt');
     writeFileSync(file, 'x');
     expect(() => resolveProjectKey(file)).toThrow(/is not a directory/);
+  });
+});
+
+describe('portable project keys', () => {
+  it('keys a repository with a network remote by host and path, whatever the protocol or credentials', () => {
+    const forms = [
+      'https://github.com/acme/api.git',
+      'https://deploy:s3cr3t-token@GitHub.com:443/acme/api',
+      'ssh://git@github.com:22/acme/api.git',
+      'git@github.com:acme/api.git',
+      'git://github.com/acme/api/',
+    ];
+    for (const url of forms) expect(remoteUrlKey(url), url).toBe('git:github.com/acme/api');
+    expect(remoteUrlKey('https://deploy:s3cr3t-token@github.com/acme/api')).not.toContain('s3cr3t');
+  });
+
+  it('does not treat a local path or file URL as portable', () => {
+    for (const url of [
+      '/srv/git/api.git',
+      '../upstream',
+      './x',
+      'file:///srv/git/api.git',
+      'C:/repos/api',
+    ]) {
+      expect(remoteUrlKey(url), url).toBeUndefined();
+    }
+  });
+
+  it('gives two clones of one repository in different places the same key, and each its own root', () => {
+    const base = tempDir();
+    const a = makeRepo(base, 'clone-a');
+    const b = makeRepo(base, 'elsewhere-b');
+    git(a, 'remote', 'add', 'origin', 'git@github.com:acme/api.git');
+    git(b, 'remote', 'add', 'origin', 'https://github.com/acme/api');
+    expect(resolveProject(a)).toEqual({ root: a, key: 'git:github.com/acme/api' });
+    expect(resolveProject(join(b))).toEqual({ root: b, key: 'git:github.com/acme/api' });
+    expect(localRootOf('git:github.com/acme/api')).toBe(b);
+  });
+
+  it('prefers origin over other remotes, and maps a linked worktree to the same remote key', () => {
+    const base = tempDir();
+    const repo = makeRepo(base);
+    git(repo, 'remote', 'add', 'fork', 'git@github.com:me/api.git');
+    git(repo, 'remote', 'add', 'origin', 'git@github.com:acme/api.git');
+    git(repo, 'worktree', 'add', '-q', join(base, 'wt'), '-b', 'feature');
+    expect(resolveProjectKey(repo)).toBe('git:github.com/acme/api');
+    expect(resolveProject(join(base, 'wt'))).toEqual({
+      root: repo,
+      key: 'git:github.com/acme/api',
+    });
+  });
+
+  it('keeps the path key for a repository without a remote or with a local one', () => {
+    const base = tempDir();
+    const plain = makeRepo(base, 'plain');
+    const local = makeRepo(base, 'local');
+    git(local, 'remote', 'add', 'origin', plain);
+    expect(resolveProjectKey(plain)).toBe(plain);
+    expect(resolveProjectKey(local)).toBe(local);
+  });
+
+  it('keeps different repositories apart (R4)', () => {
+    const base = tempDir();
+    const api = makeRepo(base, 'api');
+    const web = makeRepo(base, 'web');
+    git(api, 'remote', 'add', 'origin', 'git@github.com:acme/api.git');
+    git(web, 'remote', 'add', 'origin', 'git@github.com:acme/web.git');
+    expect(resolveProjectKey(api)).not.toBe(resolveProjectKey(web));
+    expect(resolveProjectKey(api)).not.toBe(api);
   });
 });

@@ -6,7 +6,7 @@ import { LEG_WEIGHTS, vectorLegWeight } from '../core/ranking/recall-fusion.js';
 import type { RankedList } from '../core/ranking/rrf.js';
 import { extractCodeTerms, queryTerms } from '../core/text/identifiers.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { MemoryStore, SearchOptions } from '../store/store.js';
+import type { LexicalHit, MemoryStore, SearchOptions } from '../store/store.js';
 
 /** Names of the legs, as they appear in `ranks` and explanations. */
 export type LegName = 'lexical' | 'vector' | 'identifier';
@@ -50,10 +50,18 @@ export async function runLegs(
       : !hasCode && lexical.length >= options.limit
         ? 'plain words, and the word index filled the depth'
         : undefined;
-  const [vector, identifier] = await Promise.all([
-    vectorLeg(deps, query, options),
-    identifierSkip === undefined ? deps.store.searchTerms(terms, options) : Promise.resolve([]),
-  ]);
+  const identifierSearch = (): Promise<LexicalHit[]> =>
+    identifierSkip === undefined ? deps.store.searchTerms(terms, options) : Promise.resolve([]);
+  let vector: { ids?: string[]; skipped?: string };
+  let identifier: LexicalHit[];
+  if (deps.store.capabilities.vectorIndex) {
+    [vector, identifier] = await Promise.all([vectorLeg(deps, query, options), identifierSearch()]);
+  } else {
+    // Without a vector index the store scores a candidate set: give it the words' candidates.
+    identifier = await identifierSearch();
+    const candidates = [...new Set([...lexical, ...identifier].map((hit) => hit.id))];
+    vector = await vectorLeg(deps, query, { ...options, candidates });
+  }
   const identifierWeight = hasCode ? LEG_WEIGHTS.identifierCode : LEG_WEIGHTS.identifierPlain;
   const vectorWeight = deps.embedder === undefined ? 0 : vectorLegWeight(deps.embedder.model);
   const lists: RankedList[] = [

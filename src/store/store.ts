@@ -21,6 +21,13 @@ import type {
 export interface StoreCapabilities {
   /** Nearest-neighbour search over stored vectors is available. */
   vectorSearch: boolean;
+  /**
+   * True when `searchVector` is served by an index over the whole scope (sqlite-vec, pgvector HNSW).
+   * False when the backend scores vectors itself over a candidate set: callers then pass the lexical
+   * candidates as `SearchOptions.candidates`, which it scores beside the newest in-scope rows once the
+   * scope is too large to scan.
+   */
+  vectorIndex: boolean;
   /** The lexical engine behind `searchLexical`. */
   lexical: 'fts5' | 'tsvector';
   /** Several OS processes may write at once without an external lock. */
@@ -35,6 +42,12 @@ export interface StoreCapabilities {
 export interface Scope {
   projectKey: string | null;
   includeGlobal: boolean;
+  /**
+   * The reader, for team stores: a read in scope sees team-visible memories, memories without an
+   * author, and this user's own private ones. Omitted: the user the store was opened as; null or a
+   * store opened without an author: no author restriction.
+   */
+  author?: string | null;
 }
 
 export interface MemoryFilter {
@@ -57,6 +70,12 @@ export interface MemoryFilter {
 
 export interface SearchOptions extends MemoryFilter {
   limit: number;
+  /**
+   * Ids a vector search should score when it cannot scan the whole scope (see
+   * `StoreCapabilities.vectorIndex`); a hint only: a backend with a vector index ignores it, and every
+   * hit is still within the filter.
+   */
+  candidates?: readonly MemoryId[];
 }
 
 export interface ListOptions extends MemoryFilter {
@@ -112,6 +131,8 @@ export interface MemoryPatch {
   tags?: readonly string[];
   pinned?: boolean;
   visibility?: Visibility;
+  /** Share with (true) or withdraw from (false) the other authors of the store. */
+  teamVisible?: boolean;
 }
 
 /** One memory as exported: every column plus its vector and anchors. Import of an export is the identity. */
@@ -221,8 +242,19 @@ export interface StoreStats {
   sizeBytes: number | null;
 }
 
+/** What `mnemo doctor` and `mnemo stats` say about the store: for people, never for code decisions. */
+export interface StoreDescription {
+  /** The backend's name, for display only: code reads `capabilities`, never this. */
+  backend: 'sqlite' | 'postgres';
+  /** The file, or the server and database without credentials. */
+  location: string;
+  /** Facts worth telling, e.g. which vector index is in use, or an extension the role could not create. */
+  notes: string[];
+}
+
 export interface MemoryStore {
   readonly capabilities: StoreCapabilities;
+  readonly description: StoreDescription;
   /** Schema version of the open store, after migrations. */
   readonly schemaVersion: number;
 
@@ -358,6 +390,28 @@ export interface MemoryStore {
 
   /** Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. */
   injectedIds(sessionId: string): Promise<MemoryId[]>;
+
+  /** Audit entries with `seq > afterSeq`, oldest first, at most `limit` (copying a store's history). */
+  readAudit(afterSeq: number, limit: number): Promise<AuditEntry[]>;
+
+  /**
+   * Appends audit entries copied from another store, named `source`, to this store's own chain: each
+   * keeps its time, action, memory and detail, and gains `detail.copiedFrom = { source, seq, hash }` so
+   * the original chain stays checkable. Entries of `source` at or below the highest seq already copied
+   * are skipped, so a copy can be resumed. Returns how many were appended. Throws INVALID_INPUT for an
+   * empty source.
+   */
+  importAudit(source: string, entries: readonly AuditEntry[]): Promise<number>;
+
+  /** Ledger rows with `seq > afterSeq`, oldest first, at most `limit` (copying a store's history). */
+  readInjections(afterSeq: number, limit: number): Promise<InjectionRecord[]>;
+
+  /**
+   * Appends ledger rows copied from another store, with their times; a row already present (same
+   * time, session, event and ids) is skipped. Returns how many were appended. Validates each row like
+   * `recordInjection`.
+   */
+  importInjections(records: readonly InjectionRecord[]): Promise<number>;
 
   /**
    * The anchor sets of the memories that have one, with the last check of each file anchor. A memory

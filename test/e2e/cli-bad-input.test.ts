@@ -188,8 +188,8 @@ describe('mnemo import refuses a bad file and imports nothing from it', () => {
 
   it('refuses an unknown field as written by a newer mnemo', async () => {
     const record = JSON.parse(goodLines()[0]!) as Record<string, unknown>;
-    record.teamVisible = true;
-    await expectRefused(await importText([JSON.stringify(record)]), /unknown field "teamVisible"/);
+    record.orgVisible = true;
+    await expectRefused(await importText([JSON.stringify(record)]), /unknown field "orgVisible"/);
   });
 
   it('reports a file that cannot be read', async () => {

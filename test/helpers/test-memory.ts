@@ -46,6 +46,9 @@ export function testMemory(overrides: Partial<Memory> = {}): Memory {
     quarantine: 'none',
     redactions: 0,
     gateReason: 'novel',
+    authorUser: null,
+    authorHost: null,
+    teamVisible: true,
     ...overrides,
   };
 }

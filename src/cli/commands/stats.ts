@@ -14,7 +14,7 @@ export async function stats(ctx: CliContext, options: { json?: boolean }): Promi
   const { foldTallies } = await import('../../spool/spool-tally.js');
   await foldTallies(app);
   const stats = await app.store.stats();
-  const path = app.config.databasePath;
+  const { backend, location, notes } = app.store.description;
   const since = new Date(app.clock.now().getTime() - (COUNTER_DAYS - 1) * 86_400_000)
     .toISOString()
     .slice(0, 10);
@@ -23,7 +23,11 @@ export async function stats(ctx: CliContext, options: { json?: boolean }): Promi
   for (const row of rows) totals[row.name] = (totals[row.name] ?? 0) + row.value;
   if (options.json === true) {
     const counters = { since, totals, days: rows };
-    await writeOut(ctx.io.stdout, `${JSON.stringify({ path, ...stats, counters }, null, 2)}\n`);
+    const described = { backend, path: location, notes };
+    await writeOut(
+      ctx.io.stdout,
+      `${JSON.stringify({ ...described, ...stats, counters }, null, 2)}\n`,
+    );
     return;
   }
   const section = (title: string, counts: Record<string, number>): string => {
@@ -34,7 +38,9 @@ export async function stats(ctx: CliContext, options: { json?: boolean }): Promi
   const size = stats.sizeBytes === null ? 'unknown' : `${stats.sizeBytes} bytes`;
   await writeOut(
     ctx.io.stdout,
-    `store:       ${path}\n` +
+    `backend:     ${backend}\n` +
+      `store:       ${location}\n` +
+      notes.map((note) => `             ${note}\n`).join('') +
       `schema:      v${stats.schemaVersion}\n` +
       `size:        ${size}\n` +
       `memories:    ${stats.memories} (${stats.superseded} superseded)\n` +

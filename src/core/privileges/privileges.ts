@@ -153,3 +153,13 @@ export function mayReverify(actor: OriginClass, memory: OriginClass): boolean {
   if (who !== 'agent_tainted') return false;
   return TRUST_ORDER.indexOf(parseOriginClass(memory)) >= TRUST_ORDER.indexOf(who);
 }
+
+/**
+ * Whether a new memory is shared with the other authors of a team store when its writer did not say:
+ * project memories of origins that need no review are (the team's knowledge of the repository); global
+ * ones never are (a person's cross-project preferences stay theirs until a person shares them), and
+ * nothing held for review reaches anyone else before a person approves it.
+ */
+export function defaultTeamVisible(origin: OriginClass, visibility: 'project' | 'global'): boolean {
+  return visibility === 'project' && !requiresReview(origin);
+}

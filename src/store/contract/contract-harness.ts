@@ -12,6 +12,8 @@ export interface ContractOpenOptions {
   clock?: Clock;
   /** Called inside every write transaction just before commit; throwing must roll it back. */
   onBeforeCommit?: (action: string) => void;
+  /** The identity the store is opened as (stamped on new memories, the default reader). */
+  author?: { user: string; host: string };
 }
 
 /** Raw counts and self-checks read straight from the backend, bypassing the port. */

@@ -8,11 +8,13 @@ import { describe } from 'vitest';
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
 import { describeAnchorsContract } from './store.anchors.contract.js';
 import { describeCrudContract } from './store.crud.contract.js';
+import { describeHistoryContract } from './store.history.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
 import { describeReviewContract } from './store.review.contract.js';
 import { describeSearchContract } from './store.search.contract.js';
 import { describeSessionsContract } from './store.sessions.contract.js';
+import { describeTeamsContract } from './store.teams.contract.js';
 import { describeTermsContract } from './store.terms.contract.js';
 
 export type {
@@ -35,5 +37,7 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeSessionsContract(harness);
     describeInjectionsContract(harness);
     describeAnchorsContract(harness);
+    describeTeamsContract(harness);
+    describeHistoryContract(harness);
   });
 }

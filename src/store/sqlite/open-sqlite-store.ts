@@ -9,11 +9,12 @@ import { dirname, resolve } from 'node:path';
 
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { monotonicFactory } from 'ulid';
 
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
+import { ulidSource } from '../default-ids.js';
 import type { MemoryStore } from '../store.js';
+import { assertAuthor, type Author } from '../write-rules.js';
 import { configureConnection } from './sqlite-connection.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
@@ -37,16 +38,15 @@ export interface OpenSqliteStoreOptions {
    * Throwing rolls the whole transaction back.
    */
   onBeforeCommit?: (action: string) => void;
+  /** The writing process's identity: stamped on new memories, the default reader of scoped reads. */
+  author?: Author;
+  /** The portable key of a stored path key, for the schema v5 backfill (project/project-key.ts). */
+  rekeyProject?: (key: string) => string | undefined;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 const wallClock: Clock = { now: () => new Date() };
-
-function ulidSource(clock: Clock): IdSource {
-  const factory = monotonicFactory();
-  return { next: () => factory(clock.now().getTime()) };
-}
 
 /**
  * Opens (creating or migrating as needed) the store at `options.path`. Throws STORE_CORRUPT for a
@@ -84,7 +84,14 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
     const db = asSqliteLike(raw);
     configureConnection(db, busyTimeoutMs);
     sqliteVec.load(raw);
-    const report = migrate(db, { path, clock, migrations: MIGRATIONS, views: VIEWS });
+    assertAuthor(options.author);
+    const report = migrate(db, {
+      path,
+      clock,
+      migrations: MIGRATIONS,
+      views: VIEWS,
+      rekeyProject: options.rekeyProject,
+    });
     return new SqliteMemoryStore({
       db,
       path,
@@ -92,6 +99,7 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       ids: options.ids ?? ulidSource(clock),
       schemaVersion: report.to,
       onBeforeCommit: options.onBeforeCommit,
+      author: options.author,
     });
   } catch (error) {
     raw.close();

@@ -11,8 +11,6 @@ import {
   type AnchorSet,
   type AnchorSetInput,
   type AnchorVerdict,
-  assertAnchorCheck,
-  assertAnchorSet,
   type MentionReason,
 } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
@@ -43,13 +41,6 @@ interface AnchorRow {
   check_sig: string | null;
   check_head: string | null;
   verdict: string | null;
-}
-
-/** Validates a set and its seed checks outside the transaction. */
-export function prepareAnchorSet(set: AnchorSetInput, memoryId = ''): AnchorSetInput {
-  assertAnchorSet(set);
-  for (const check of set.checks ?? []) assertAnchorCheck({ ...check, memoryId });
-  return set;
 }
 
 /** Inserts the set of `memoryId`, which must have none. */

@@ -53,6 +53,15 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   // v5: no anchor set for rows written before anchors existed (pending, until a process in their
   // project backfills them); injections get `withheld: []`, checked by the ledger test below.
   5: () => ({ anchors: null }),
+  // v6 (teams): no author was recorded; team-visible exactly for project rows of the origins that need
+  // no review (written out, not through defaultTeamVisible, for the same reason as V2_BAND).
+  6: (old) => ({
+    authorUser: null,
+    authorHost: null,
+    teamVisible:
+      old.visibility === 'project' &&
+      ['user', 'agent', 'local_edit', 'local_read', 'local_exec'].includes(old.origin),
+  }),
 };
 
 interface Manifest {

@@ -21,6 +21,8 @@ export interface MigrateOptions {
   clock: Clock;
   migrations: readonly Migration[];
   views: readonly ViewDefinition[];
+  /** For backfills: the portable key of a stored path key (see sqlite-rekey.ts). */
+  rekeyProject?: ((key: string) => string | undefined) | undefined;
 }
 
 export interface MigrateReport {
@@ -83,6 +85,10 @@ function applyOne(
       db.exec(BOOKKEEPING);
       for (const view of options.views) db.exec(`DROP VIEW IF EXISTS ${view.name}`);
       db.exec(migration.sql);
+      migration.backfill?.(db, {
+        at: options.clock.now().toISOString(),
+        rekeyProject: options.rekeyProject,
+      });
       for (const view of options.views) {
         if (view.sinceVersion <= migration.version) db.exec(view.sql);
       }

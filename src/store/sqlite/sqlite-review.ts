@@ -4,14 +4,8 @@
  * entry, so a rollback leaves neither the change nor the entry.
  */
 import { MemoryError } from '../../core/errors.js';
-import {
-  type Memory,
-  type MemoryId,
-  QUARANTINE_STATES,
-  type QuarantineState,
-} from '../../core/memory.js';
+import type { Memory, MemoryId, QuarantineState } from '../../core/memory.js';
 import { appendAudit } from './sqlite-audit.js';
-import { isQuarantineState } from './sqlite-fields.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import { recordAccessIn, reread, type WriteContext } from './sqlite-writes.js';
 
@@ -21,19 +15,6 @@ function existing(ctx: WriteContext, id: MemoryId): MemoryRow {
     throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
   }
   return row;
-}
-
-/** Checks a review decision before it takes the write lock. */
-export function assertReview(state: QuarantineState, actor: string): void {
-  if (!isQuarantineState(state)) {
-    throw new MemoryError(
-      'INVALID_INPUT',
-      `Unknown review state "${String(state)}". Use one of: ${QUARANTINE_STATES.join(', ')}.`,
-    );
-  }
-  if (typeof actor !== 'string' || actor.trim().length === 0) {
-    throw new MemoryError('INVALID_INPUT', 'A review decision needs the actor who made it.');
-  }
 }
 
 /**

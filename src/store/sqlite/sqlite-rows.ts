@@ -37,6 +37,9 @@ export interface MemoryRow {
   quarantine: string;
   redactions: number;
   gate_reason: string;
+  author_user: string | null;
+  author_host: string | null;
+  team_visible: number;
 }
 
 export function toMemory(row: MemoryRow): Memory {
@@ -65,6 +68,9 @@ export function toMemory(row: MemoryRow): Memory {
     quarantine: row.quarantine as QuarantineState,
     redactions: row.redactions,
     gateReason: row.gate_reason as GateReason,
+    authorUser: row.author_user,
+    authorHost: row.author_host,
+    teamVisible: row.team_visible === 1,
   };
 }
 
@@ -93,6 +99,9 @@ const COLUMNS = [
   'quarantine',
   'redactions',
   'gate_reason',
+  'author_user',
+  'author_host',
+  'team_visible',
 ] as const;
 
 const INSERT_SQL = `INSERT INTO memories (${COLUMNS.join(', ')})
@@ -125,6 +134,9 @@ export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
     memory.quarantine,
     memory.redactions,
     memory.gateReason,
+    memory.authorUser,
+    memory.authorHost,
+    memory.teamVisible ? 1 : 0,
   ];
   const row = db.prepare(INSERT_SQL).get(...values) as { seq: number };
   return row.seq;

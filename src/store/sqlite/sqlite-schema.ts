@@ -1,3 +1,6 @@
+import type { SqliteLike } from './sqlite-like.js';
+import { rekeyProjects } from './sqlite-rekey.js';
+
 /**
  * The SQLite schema as an ordered list of migrations. A released migration's `sql` is frozen: its
  * sha256 is recorded when applied and checked on every open, so edit history by adding a migration,
@@ -10,6 +13,19 @@ export interface Migration {
   name: string;
   /** Frozen DDL/DML, run in one transaction together with its bookkeeping. */
   sql: string;
+  /**
+   * A backfill that needs more than SQL (the filesystem, through `context`), run after `sql` in the same
+   * transaction. Not covered by the checksum: it must stay idempotent on the rows `sql` leaves.
+   */
+  backfill?: (db: SqliteLike, context: MigrationContext) => void;
+}
+
+/** What a backfill may use beyond the database. */
+export interface MigrationContext {
+  /** ISO time of the migration, for audit entries. */
+  at: string;
+  /** The portable key of a stored path key, or undefined to leave it (see `rekeyProjects`). */
+  rekeyProject?: ((key: string) => string | undefined) | undefined;
 }
 
 export interface ViewDefinition {
@@ -271,6 +287,24 @@ ALTER TABLE injections ADD COLUMN withheld TEXT NOT NULL DEFAULT '[]'
   CHECK (json_valid(withheld) AND json_type(withheld) = 'array');
 `;
 
+// v6: teams. Authorship and team visibility per row, and project keys that travel between machines.
+// - author_user/author_host: NULL on existing rows ("written before authorship"): nothing recorded who
+//   wrote them, and NULL rows keep the reach they had (every reader of the store).
+// - team_visible: the default of core/privileges `defaultTeamVisible`, written out here (project rows
+//   of origins that need no review); sqlite-schema.test.ts checks the CASE against the function.
+// - Project keys: a stored path key whose directory is, today, a repository with a network remote
+//   becomes that remote's key (project/project-key.ts) in the backfill, so recall in the same checkout
+//   keeps finding its memories after the key's meaning changed; see rekeyProjects.
+const V6 = `
+ALTER TABLE memories ADD COLUMN author_user TEXT;
+ALTER TABLE memories ADD COLUMN author_host TEXT;
+ALTER TABLE memories ADD COLUMN team_visible INTEGER NOT NULL DEFAULT 0 CHECK (team_visible IN (0, 1));
+UPDATE memories SET team_visible = CASE
+  WHEN visibility = 'project' AND origin IN ('user', 'agent', 'local_edit', 'local_read', 'local_exec')
+  THEN 1 ELSE 0 END;
+CREATE INDEX memories_author ON memories (author_user);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -278,6 +312,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'identifier-terms', sql: V3 },
   { version: 4, name: 'injection-ledger', sql: V4 },
   { version: 5, name: 'code-anchors', sql: V5 },
+  { version: 6, name: 'teams', sql: V6, backfill: rekeyProjects },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isMemoryError } from '../../core/errors.js';
-import { buildFilter, buildFtsQuery, knnK, MAX_KNN_K, MAX_QUERY_TERMS } from './sqlite-search.js';
+import { MAX_QUERY_TERMS } from '../query-terms.js';
+import { buildFilter, buildFtsQuery, knnK, MAX_KNN_K } from './sqlite-search.js';
 
 describe('buildFtsQuery', () => {
   it('returns null when the input has no searchable words', () => {

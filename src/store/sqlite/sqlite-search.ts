@@ -3,8 +3,7 @@
  * review state),
  * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
  */
-import { MemoryError } from '../../core/errors.js';
-import { withoutStopwords } from '../../core/text/stopwords.js';
+import { isoBound, lexicalTerms, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
 import type { MemoryFilter } from '../store.js';
 import type { SqliteValue } from './sqlite-like.js';
 
@@ -13,28 +12,14 @@ export interface SqlFragment {
   params: SqliteValue[];
 }
 
-/** Upper bound on OR-ed terms: keeps a 100 KB paste as fast as a short query. */
-export const MAX_QUERY_TERMS = 64;
-
-// Letters, digits, combining marks and private-use characters are what FTS5's unicode61 treats as
-// token characters; everything else (punctuation, symbols, emoji, NUL, FTS5 operators) separates.
-const TERM = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-
 /**
  * Turns any string into a safe FTS5 MATCH expression: plain terms, each quoted as an FTS5 string, OR-ed
- * so bm25 ranks documents matching more of them first; stop words are dropped unless nothing else is
- * left. Returns null when nothing is searchable.
+ * so bm25 ranks documents matching more of them first. Returns null when nothing is searchable.
  */
 export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
-  const terms = new Set<string>();
-  for (const match of input.matchAll(TERM)) {
-    terms.add(match[0].toLowerCase());
-    if (terms.size >= maxTerms) break;
-  }
-  if (terms.size === 0) return null;
-  return withoutStopwords([...terms])
-    .map((term) => `"${term.replaceAll('"', '""')}"`)
-    .join(' OR ');
+  const terms = lexicalTerms(input, maxTerms);
+  if (terms.length === 0) return null;
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
 }
 
 /** WHERE clause (without the keyword) over alias `m` of `memories`. */
@@ -52,6 +37,10 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
           : "(m.project_key = ? AND m.visibility = 'project')",
       );
       params.push(scope.projectKey);
+    }
+    if (typeof scope.author === 'string') {
+      clauses.push('(m.team_visible = 1 OR m.author_user IS NULL OR m.author_user = ?)');
+      params.push(scope.author);
     }
   }
   // An empty list matches nothing rather than everything: a caller that narrowed origins to an empty
@@ -89,16 +78,6 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
     params.push(JSON.stringify(filter.quarantine));
   }
   return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params };
-}
-
-// Stored timestamps are `toISOString()` strings, so bounds are normalised to that exact shape before a
-// text comparison ('2024-05-01' would otherwise sort before every instant of that day).
-function isoBound(value: string, name: string): string {
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
-    throw new MemoryError('INVALID_INPUT', `${name} "${value}" is not an ISO-8601 date or time.`);
-  }
-  return new Date(time).toISOString();
 }
 
 /** Lexical candidates: -bm25 as score, ties broken by seq for stable output. */
@@ -140,11 +119,6 @@ export function exactVectorSql(table: string, filter: SqlFragment): string {
     WHERE ${filter.sql} ORDER BY distance, m.seq LIMIT ?`;
 }
 
-/** Terms shorter than a trigram cannot be looked up in the trigram index. */
-export const MIN_TERM_LENGTH = 3;
-/** Longest term looked up: longer ones are pastes, not identifiers. */
-export const MAX_TERM_LENGTH = 200;
-
 /**
  * Turns code terms into a safe MATCH expression for the trigram index: each term a quoted FTS5 string
  * (a substring match), OR-ed. Returns null when no term is long enough.
@@ -153,17 +127,9 @@ export function buildTermsQuery(
   terms: readonly string[],
   maxTerms = MAX_QUERY_TERMS,
 ): string | null {
-  const kept = new Set<string>();
-  for (const raw of terms) {
-    if (typeof raw !== 'string') continue;
-    // NUL cannot be bound inside an FTS5 string; other characters are literal inside quotes.
-    const term = raw.replaceAll('\u0000', '').trim().toLowerCase();
-    if ([...term].length < MIN_TERM_LENGTH || term.length > MAX_TERM_LENGTH) continue;
-    kept.add(term);
-    if (kept.size >= maxTerms) break;
-  }
-  if (kept.size === 0) return null;
-  return [...kept].map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+  const kept = substringTerms(terms, maxTerms);
+  if (kept.length === 0) return null;
+  return kept.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
 }
 
 /** Substring candidates from the trigram index: -bm25 as score, ties broken by seq. */

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { openRawSqlite } from '../../../test/fixtures/sqlite/raw-sqlite.js';
 import { ManualClock } from '../contract/fixtures.js';
+import { CLAIM_PRUNE_BATCH } from '../session-rules.js';
 import { openSqliteStore } from './open-sqlite-store.js';
-import { CLAIM_PRUNE_BATCH } from './sqlite-sessions.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-sqlite-sessions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,22 +3,10 @@
  * `remember` to its session, flood-control counts, and daily counters. Writes run inside the caller's
  * `BEGIN IMMEDIATE` transaction; none of them touches a memory, so none is audited.
  */
-import { MemoryError } from '../../core/errors.js';
+import { assertDay, CLAIM_PRUNE_BATCH, CLAIM_RETENTION_MS, utcDay } from '../session-rules.js';
 import type { CounterRow, RememberClaim, SessionTaint } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import type { WriteContext } from './sqlite-writes.js';
-
-/** Claims older than this are dead: no MCP call arrives a day after its hook. */
-export const CLAIM_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** Rows removed per opportunistic prune, so no write ever pays for a large backlog at once. */
-export const CLAIM_PRUNE_BATCH = 100;
-
-/** Throws INVALID_INPUT unless `value` is a non-empty string. */
-export function assertText(value: unknown, what: string): asserts value is string {
-  if (typeof value !== 'string' || value.trim().length === 0) {
-    throw new MemoryError('INVALID_INPUT', `${what} must be a non-empty string.`);
-  }
-}
 
 interface TaintRow {
   session_id: string;
@@ -131,11 +119,6 @@ export function countSessionWritesIn(
   return row.n;
 }
 
-/** The UTC day of an ISO instant. */
-export function utcDay(iso: string): string {
-  return iso.slice(0, 10);
-}
-
 export function bumpCounterIn(ctx: WriteContext, name: string, by: number): void {
   ctx.db
     .prepare(
@@ -145,15 +128,8 @@ export function bumpCounterIn(ctx: WriteContext, name: string, by: number): void
     .run(utcDay(ctx.at), name, by);
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 export function readCountersFrom(db: SqliteLike, sinceDay: string): CounterRow[] {
-  if (typeof sinceDay !== 'string' || !DAY.test(sinceDay) || Number.isNaN(Date.parse(sinceDay))) {
-    throw new MemoryError(
-      'INVALID_INPUT',
-      `"${String(sinceDay)}" is not a day; counters are read from a YYYY-MM-DD date on.`,
-    );
-  }
+  assertDay(sinceDay);
   return db
     .prepare('SELECT day, name, value FROM counters WHERE day >= ? ORDER BY day, name')
     .all(sinceDay) as CounterRow[];

@@ -17,6 +17,15 @@ import type {
 } from '../../core/memory.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
+import { assertCopiedInjection, assertInjection, normaliseSince } from '../injection-rules.js';
+import { withReader } from '../reader-scope.js';
+import {
+  assertCounterStep,
+  assertMaxAge,
+  assertPage,
+  assertText,
+  normaliseInstant,
+} from '../session-rules.js';
 import type {
   AnchorSetWrite,
   AuditEntry,
@@ -38,41 +47,47 @@ import type {
   SearchOptions,
   SessionTaint,
   StoreCapabilities,
+  StoreDescription,
   StoreStats,
   VectorHit,
 } from '../store.js';
 import {
   exportAnchors,
-  prepareAnchorSet,
   readAnchorSets,
   recordChecksIn,
   saveAnchorSetsIn,
 } from './sqlite-anchors.js';
+import {
+  ACCESS_BATCH,
+  assertImportable,
+  assertMergeDetail,
+  assertReview,
+  assertValidVector,
+  type Author,
+  prepareAnchorSet,
+  prepareMemory,
+} from '../write-rules.js';
 import { appendAudit, auditTrailOf } from './sqlite-audit.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import {
-  assertInjection,
-  injectedIdsOf,
-  listInjectionsFrom,
-  normaliseSince,
-  recordInjectionIn,
-} from './sqlite-injections.js';
+  importAuditIn,
+  importInjectionsIn,
+  readAuditPage,
+  readInjectionsPage,
+} from './sqlite-history.js';
+import { injectedIdsOf, listInjectionsFrom, recordInjectionIn } from './sqlite-injections.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import type { SqliteLike } from './sqlite-like.js';
-import { assertReview, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
+import { recordMergeIn, setQuarantineIn } from './sqlite-review.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import {
   buildFilter,
   buildFtsQuery,
   buildTermsQuery,
-  exactVectorSql,
-  knnK,
-  knnSql,
   lexicalSql,
   termsSql,
 } from './sqlite-search.js';
 import {
-  assertText,
   bumpCounterIn,
   clearTaintIn,
   countSessionWritesIn,
@@ -84,13 +99,11 @@ import {
 } from './sqlite-sessions.js';
 import { statsOf } from './sqlite-stats.js';
 import { immediateTransaction } from './sqlite-tx.js';
-import { assertValidVector, findSpace, putVector, readVector, toBlob } from './sqlite-vectors.js';
+import { vectorSearchIn } from './sqlite-vector-search.js';
+import { putVector, readVector } from './sqlite-vectors.js';
 import {
-  ACCESS_BATCH,
-  assertImportable,
   forgetIn,
   importIn,
-  prepareMemory,
   recordAccessIn,
   rememberIn,
   supersedeIn,
@@ -107,6 +120,8 @@ export interface SqliteStoreDeps {
   schemaVersion: number;
   /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
   onBeforeCommit?: ((action: string) => void) | undefined;
+  /** Stamped on new memories, and the default reader of scoped reads. */
+  author?: Author | undefined;
 }
 
 const EXPORT_PAGE = 200;
@@ -115,16 +130,23 @@ const EXPORT_PAGE = 200;
 export class SqliteMemoryStore implements MemoryStore {
   readonly capabilities: StoreCapabilities = {
     vectorSearch: true,
+    vectorIndex: true,
     lexical: 'fts5',
     concurrentWriters: true,
   };
   readonly schemaVersion: number;
+  readonly description: StoreDescription;
   readonly #deps: SqliteStoreDeps;
   #closed = false;
 
   constructor(deps: SqliteStoreDeps) {
     this.#deps = deps;
     this.schemaVersion = deps.schemaVersion;
+    this.description = {
+      backend: 'sqlite',
+      location: deps.path,
+      notes: ['vectors: sqlite-vec (exact k-NN)'],
+    };
   }
 
   #read<T>(work: (db: SqliteLike) => T): T {
@@ -143,10 +165,20 @@ export class SqliteMemoryStore implements MemoryStore {
       const { onBeforeCommit } = this.#deps;
       return immediateTransaction(
         db,
-        () => work({ db, ids: this.#deps.ids, at: this.#deps.clock.now().toISOString() }),
+        () =>
+          work({
+            db,
+            ids: this.#deps.ids,
+            at: this.#deps.clock.now().toISOString(),
+            author: this.#deps.author,
+          }),
         onBeforeCommit === undefined ? undefined : () => onBeforeCommit(action),
       );
     });
+  }
+
+  #scoped<T extends MemoryFilter>(filter: T): T {
+    return withReader(filter, this.#deps.author?.user);
   }
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
@@ -211,8 +243,9 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
     if (!(limit > 0)) return [];
+    const filterScope = scope === undefined ? {} : this.#scoped({ scope });
     // The shared filter: the scope when given, never superseded or rejected memories.
-    const filter = buildFilter(scope === undefined ? {} : { scope });
+    const filter = buildFilter(filterScope);
     return this.#read((db) => {
       const rows = db
         .prepare(
@@ -224,7 +257,8 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async searchLexical(query: string, options: SearchOptions): Promise<LexicalHit[]> {
+  async searchLexical(query: string, input: SearchOptions): Promise<LexicalHit[]> {
+    const options = this.#scoped(input);
     const match = buildFtsQuery(String(query));
     if (match === null || !(options.limit > 0)) return [];
     const filter = buildFilter(options);
@@ -236,7 +270,8 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async searchTerms(terms: readonly string[], options: SearchOptions): Promise<LexicalHit[]> {
+  async searchTerms(terms: readonly string[], input: SearchOptions): Promise<LexicalHit[]> {
+    const options = this.#scoped(input);
     const match = Array.isArray(terms) ? buildTermsQuery(terms) : null;
     if (match === null || !(options.limit > 0)) return [];
     const filter = buildFilter(options);
@@ -248,28 +283,15 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
-  async searchVector(vector: MemoryVector, options: SearchOptions): Promise<VectorHit[]> {
+  async searchVector(vector: MemoryVector, input: SearchOptions): Promise<VectorHit[]> {
+    const options = this.#scoped(input);
     if (!(options.limit > 0) || vector.values.every((v) => v === 0)) return [];
     assertValidVector(vector);
-    const filter = buildFilter(options);
-    const limit = Math.floor(options.limit);
-    const blob = toBlob(vector.values);
-    return this.#read((db) => {
-      const table = findSpace(db, vector.model, vector.values.length);
-      if (table === undefined) return [];
-      const k = knnK(limit);
-      const hits = db
-        .prepare(knnSql(table, filter))
-        .all(blob, k, ...filter.params, limit) as VectorHit[];
-      if (hits.length >= limit) return hits;
-      // Fewer than `limit` in-scope rows among the k global nearest: scan the in-scope rows exactly.
-      return db
-        .prepare(exactVectorSql(table, filter))
-        .all(blob, ...filter.params, limit) as VectorHit[];
-    });
+    return this.#read((db) => vectorSearchIn(db, vector, options));
   }
 
-  async listMemories(options: ListOptions): Promise<Memory[]> {
+  async listMemories(input: ListOptions): Promise<Memory[]> {
+    const options = this.#scoped(input);
     if (!(options.limit > 0)) return [];
     const filter = buildFilter(options);
     return this.#read((db) => {
@@ -287,7 +309,8 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  async countMemories(filter: MemoryFilter = {}): Promise<number> {
+  async countMemories(input: MemoryFilter = {}): Promise<number> {
+    const filter = this.#scoped(input);
     const where = buildFilter(filter);
     return this.#read(
       (db) =>
@@ -339,9 +362,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
-    if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) {
-      throw new MemoryError('INVALID_INPUT', 'Merge detail must be a JSON object.');
-    }
+    assertMergeDetail(detail);
     return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
   }
 
@@ -376,29 +397,17 @@ export class SqliteMemoryStore implements MemoryStore {
     contentHash: string,
     maxAgeMs: number,
   ): Promise<RememberClaim | undefined> {
-    if (!(maxAgeMs >= 0) || !Number.isFinite(maxAgeMs)) {
-      throw new MemoryError(
-        'INVALID_INPUT',
-        'maxAgeMs must be a finite number of milliseconds >= 0.',
-      );
-    }
+    assertMaxAge(maxAgeMs);
     return this.#write('take-claim', (ctx) => takeClaimIn(ctx, contentHash, maxAgeMs));
   }
 
   async countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number> {
-    const since = Date.parse(sinceIso);
-    if (Number.isNaN(since)) {
-      throw new MemoryError('INVALID_INPUT', `sinceIso "${sinceIso}" is not an ISO-8601 time.`);
-    }
-    const bound = new Date(since).toISOString();
+    const bound = normaliseInstant(sinceIso);
     return this.#read((db) => countSessionWritesIn(db, sessionId, origin, bound));
   }
 
   async bumpCounter(name: string, by = 1): Promise<void> {
-    assertText(name, 'A counter name');
-    if (!Number.isSafeInteger(by)) {
-      throw new MemoryError('INVALID_INPUT', `Counter increment ${by} is not an integer.`);
-    }
+    assertCounterStep(name, by);
     this.#write('counter', (ctx) => bumpCounterIn(ctx, name, by));
   }
 
@@ -446,6 +455,26 @@ export class SqliteMemoryStore implements MemoryStore {
     if (checks.length === 0) return;
     for (const check of checks) assertAnchorCheck(check);
     this.#write('anchor-checks', ({ db }) => recordChecksIn(db, checks));
+  }
+
+  async readAudit(afterSeq: number, limit: number): Promise<AuditEntry[]> {
+    const page = assertPage(afterSeq, limit);
+    return this.#read((db) => readAuditPage(db, page.afterSeq, page.limit));
+  }
+
+  async importAudit(source: string, entries: readonly AuditEntry[]): Promise<number> {
+    assertText(source, 'The source of copied audit entries');
+    return this.#write('import-audit', (ctx) => importAuditIn(ctx, source, entries));
+  }
+
+  async readInjections(afterSeq: number, limit: number): Promise<InjectionRecord[]> {
+    const page = assertPage(afterSeq, limit);
+    return this.#read((db) => readInjectionsPage(db, page.afterSeq, page.limit));
+  }
+
+  async importInjections(records: readonly InjectionRecord[]): Promise<number> {
+    const valid = records.map(assertCopiedInjection);
+    return this.#write('import-injections', (ctx) => importInjectionsIn(ctx, valid));
   }
 
   async close(): Promise<void> {

@@ -3,49 +3,15 @@
  * keyed by the memory's `seq`. Vectors of different models never share a table, so a query can only meet
  * vectors of its own model. Tables are created lazily inside the caller's write transaction.
  */
-import { MemoryError } from '../../core/errors.js';
 import type { MemoryVector } from '../../core/memory.js';
+import { vectorBytes, vectorFromBytes } from '../write-rules.js';
 import type { SqliteLike } from './sqlite-like.js';
-
-/** Upper bound on dimensions; sqlite-vec itself allows more, no embedding model we target needs it. */
-export const MAX_VECTOR_DIMS = 8192;
 
 interface SpaceRow {
   id: number;
   model: string;
   dims: number;
   table_name: string;
-}
-
-/** Throws INVALID_INPUT unless the vector has a model, 1..MAX dims, finite values and a direction. */
-export function assertValidVector(vector: MemoryVector): void {
-  if (typeof vector.model !== 'string' || vector.model.trim().length === 0) {
-    throw new MemoryError('INVALID_INPUT', 'A vector needs the id of the model that produced it.');
-  }
-  const { values } = vector;
-  if (!(values instanceof Float32Array) || values.length === 0 || values.length > MAX_VECTOR_DIMS) {
-    throw new MemoryError(
-      'INVALID_INPUT',
-      `A vector must be a Float32Array of 1..${MAX_VECTOR_DIMS} values.`,
-    );
-  }
-  if (!values.every((v) => Number.isFinite(v)) || !values.some((v) => v !== 0)) {
-    throw new MemoryError(
-      'INVALID_INPUT',
-      'A vector must have finite values and at least one non-zero value (cosine needs a direction).',
-    );
-  }
-}
-
-export function toBlob(values: Float32Array): Uint8Array {
-  // -0 and +0 are the same direction, but JSON cannot carry -0: store +0 so export → import is the identity.
-  const canonical = values.map((v) => (v === 0 ? 0 : v));
-  return Buffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength);
-}
-
-export function fromBlob(blob: Uint8Array): Float32Array {
-  // Copy: driver buffers need not be 4-byte aligned for a Float32Array view.
-  return new Float32Array(Uint8Array.from(blob).buffer);
 }
 
 export function findSpace(db: SqliteLike, model: string, dims: number): string | undefined {
@@ -95,7 +61,7 @@ export function putVector(
   // vec0 accepts only INTEGER rowids and drivers bind JS numbers as REAL, hence the CAST.
   db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (CAST(? AS INTEGER), ?)`).run(
     seq,
-    toBlob(vector.values),
+    Buffer.from(vectorBytes(vector.values)),
   );
   db.prepare('UPDATE memories SET embedding_model = ? WHERE seq = ?').run(vector.model, seq);
 }
@@ -111,7 +77,7 @@ export function readVector(
       | { embedding: Uint8Array }
       | undefined;
     if (row !== undefined) {
-      return { model, dims: space.dims, values: Array.from(fromBlob(row.embedding)) };
+      return { model, dims: space.dims, values: Array.from(vectorFromBytes(row.embedding)) };
     }
   }
   return null;

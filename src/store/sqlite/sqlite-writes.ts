@@ -5,52 +5,27 @@
  */
 import type { AnchorSetInput } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
-import {
-  isMemoryId,
-  type Memory,
-  type MemoryId,
-  type MemoryVector,
-  type NewMemory,
-  normaliseContent,
-  normaliseTags,
-  validateNewMemory,
-} from '../../core/memory.js';
+import { isMemoryId, type Memory, type MemoryId, validateNewMemory } from '../../core/memory.js';
 import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
-import { importAnchors, insertAnchorSet, prepareAnchorSet } from './sqlite-anchors.js';
+import { importAnchors, insertAnchorSet } from './sqlite-anchors.js';
+import { ACCESS_BATCH, type Author, earnsHeat, type PreparedMemory } from '../write-rules.js';
 import { appendAudit } from './sqlite-audit.js';
 import { isConstraintError } from './sqlite-errors.js';
-import { assertWriteFields, defaultQuarantine } from './sqlite-fields.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { insertMemoryRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
-import { assertValidVector, deleteVectors, putVector } from './sqlite-vectors.js';
+import { deleteVectors, putVector } from './sqlite-vectors.js';
 
 export interface WriteContext {
   db: SqliteLike;
   ids: IdSource;
   /** ISO-8601 time of this write. */
   at: string;
-}
-
-/** A validated writer input, ready to be stored. */
-export interface PreparedMemory {
-  fields: Required<NewMemory>;
-  hash: string;
-  vector: MemoryVector | undefined;
-  anchors: AnchorSetInput | undefined;
-}
-
-/** recordAccess touches at most this many ids per statement. */
-export const ACCESS_BATCH = 500;
-
-// Threat model principle 6: untrusted origins earn no heat from being used. Their stored heat is still
-// rewritten as its decayed value, since a fresh last_accessed_at over the old heat_base would restart
-// the decay (see nextHeatOnUse).
-function earnsHeat(origin: string): boolean {
-  return trustBand(parseOriginClass(origin)) !== 'untrusted';
+  /** Stamped on new memories; undefined leaves their author unknown. */
+  author?: Author | undefined;
 }
 
 /**
@@ -78,25 +53,6 @@ export function recordAccessIn(ctx: WriteContext, ids: readonly MemoryId[]): voi
        FROM json_each(?) AS u WHERE memories.id = u.value ->> '$.id'`,
     )
     .run(ctx.at, JSON.stringify(heats));
-}
-
-/** Validates outside the transaction so bad input never takes the write lock. */
-export function prepareMemory(
-  input: NewMemory,
-  vector: MemoryVector | undefined,
-  anchors?: AnchorSetInput,
-): PreparedMemory {
-  const fields = validateNewMemory(input);
-  // Fail closed: a writer that did not decide the review state of an origin that requires review gets
-  // 'pending', the value the v2 migration gives such rows, instead of validateNewMemory's 'none'.
-  if (input.quarantine === undefined) fields.quarantine = defaultQuarantine(fields.origin);
-  assertWriteFields(
-    fields,
-    (why) => new MemoryError('INVALID_INPUT', `Cannot store the memory: ${why}.`),
-  );
-  if (vector !== undefined) assertValidVector(vector);
-  if (anchors !== undefined) prepareAnchorSet(anchors);
-  return { fields, hash: contentHash(fields.content), vector, anchors };
 }
 
 export function reread(db: SqliteLike, id: MemoryId): Memory {
@@ -146,6 +102,9 @@ function insertNew(
     quarantine: fields.quarantine,
     redactions: fields.redactions,
     gateReason: fields.gateReason,
+    authorUser: ctx.author?.user ?? null,
+    authorHost: ctx.author?.host ?? null,
+    teamVisible: fields.teamVisible,
   };
   const seq = insertMemoryRow(ctx.db, memory);
   if (prepared.vector !== undefined) putVector(ctx.db, seq, null, prepared.vector);
@@ -164,6 +123,7 @@ function insertNew(
     redactions: memory.redactions,
     gateReason: memory.gateReason,
     anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
+    teamVisible: memory.teamVisible,
   });
   return reread(ctx.db, id);
 }
@@ -239,7 +199,7 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
   ctx.db
     .prepare(
       `UPDATE memories SET content = ?, content_hash = ?, kind = ?, visibility = ?, tags = ?,
-       pinned = ?, updated_at = ?, embedding_model = ? WHERE seq = ?`,
+       pinned = ?, updated_at = ?, embedding_model = ?, team_visible = ? WHERE seq = ?`,
     )
     .run(
       fields.content,
@@ -250,6 +210,7 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
       fields.pinned ? 1 : 0,
       ctx.at,
       contentChanged ? null : row.embedding_model,
+      (patch.teamVisible ?? row.team_visible === 1) ? 1 : 0,
       row.seq,
     );
   appendAudit(ctx.db, ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
@@ -268,57 +229,6 @@ export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {
     projectKey: row.project_key,
   });
   return true;
-}
-
-/** Checks an exported record before it takes the write lock; every rule of a normal write applies. */
-export function assertImportable(record: ExportedMemory): void {
-  const invalid = (why: string): MemoryError =>
-    new MemoryError('INVALID_INPUT', `Cannot import memory ${String(record.id)}: ${why}.`);
-  if (typeof record.id !== 'string' || !isMemoryId(record.id))
-    throw invalid('its id is not a ULID');
-  if (normaliseContent(record.content) !== record.content)
-    throw invalid('its content is not normalised');
-  if (contentHash(record.content) !== record.contentHash)
-    throw invalid('its content hash does not match');
-  const tags = normaliseTags(record.tags);
-  if (JSON.stringify(tags) !== JSON.stringify(record.tags))
-    throw invalid('its tags are not normalised');
-  const fields = validateNewMemory(record);
-  if (fields.projectKey !== record.projectKey || fields.origin !== record.origin) {
-    throw invalid('its project key or origin is not normalised');
-  }
-  assertWriteFields(record, (why) => invalid(why));
-  if (record.trustBand !== trustBand(parseOriginClass(record.origin))) {
-    throw invalid(
-      `its trustBand "${String(record.trustBand)}" is not the band of origin "${record.origin}"`,
-    );
-  }
-  for (const time of [record.createdAt, record.updatedAt, record.lastAccessedAt]) {
-    if (time !== null && (typeof time !== 'string' || Number.isNaN(Date.parse(time)))) {
-      throw invalid('a timestamp is not ISO-8601');
-    }
-  }
-  if (!Number.isSafeInteger(record.accessCount) || record.accessCount < 0) {
-    throw invalid('accessCount is not a count');
-  }
-  if ((record.vector?.model ?? null) !== record.embeddingModel) {
-    throw invalid('embeddingModel does not match its vector');
-  }
-  if (record.vector !== null) {
-    assertValidVector({
-      model: record.vector.model,
-      values: Float32Array.from(record.vector.values),
-    });
-    if (record.vector.dims !== record.vector.values.length)
-      throw invalid('vector dims do not match');
-  }
-  // An export written before anchors existed has none: the memory imports as pending.
-  if (record.anchors !== null && record.anchors !== undefined) {
-    if (Number.isNaN(Date.parse(record.anchors.resolvedAt))) {
-      throw invalid('its anchors have no ISO-8601 resolution time');
-    }
-    prepareAnchorSet(record.anchors);
-  }
 }
 
 export function importIn(ctx: WriteContext, record: ExportedMemory): ImportOutcome {

@@ -1,0 +1,259 @@
+// Writes test/fixtures/postgres/schema-v<N>.sql: the DDL of PostgreSQL schema version N exactly as
+// released (its migrations' frozen SQL and bookkeeping) followed by the rows a store of that version
+// held, as plain INSERTs. A fixture is frozen once its version ships; the upgrade test loads it into a
+// fresh schema and opens it with the current code.
+//
+//   npx tsx scripts/make-postgres-fixture.ts <version> [--force]
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { auditEntryHash, canonicalJson, GENESIS_HASH } from '../src/store/audit-chain.js';
+import { contentHash } from '../src/store/content-hash.js';
+import { pgMigrationChecksum } from '../src/store/postgres/postgres-migrate.js';
+import { lexicalText } from '../src/store/postgres/postgres-rows.js';
+import { PG_MIGRATIONS } from '../src/store/postgres/postgres-schema.js';
+import { vectorBytes } from '../src/store/write-rules.js';
+
+const version = Number(process.argv[2]);
+const target = fileURLToPath(
+  new URL(`../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
+);
+if (version !== 1)
+  throw new Error('only the v1 fixture is described here; add the next version’s rows below');
+if (existsSync(target) && !process.argv.includes('--force')) {
+  console.error(`${target} exists; released fixtures are frozen. Pass --force to rewrite it.`);
+  process.exit(1);
+}
+
+const lit = (value: unknown): string => {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(lit).join(', ')}]::text[]`;
+  if (value instanceof Uint8Array) return `'\\x${Buffer.from(value).toString('hex')}'::bytea`;
+  return `'${(value as string).replaceAll("'", "''")}'`;
+};
+
+const alpha = '/home/dev/projects/alpha';
+const beta = '/home/dev/projects/beta';
+let minute = 0;
+const at = (): string =>
+  new Date(Date.parse('2025-02-03T09:00:00.000Z') + (minute += 5) * 60_000).toISOString();
+let n = 0;
+const id = (): string => `01JPG${String((n += 1)).padStart(21, '0')}`;
+
+interface Row {
+  id: string;
+  content: string;
+  project_key: string;
+  visibility: string;
+  kind: string;
+  tags: string[];
+  origin: string;
+  origin_tool: string | null;
+  session_id: string | null;
+  created_at: string;
+  updated_at: string;
+  superseded_by: string | null;
+  supersedes: string | null;
+  pinned: boolean;
+  trust_band: string;
+  quarantine: string;
+  embedding_model: string | null;
+  vector?: number[];
+}
+const rows: Row[] = [];
+const audit: {
+  at: string;
+  action: string;
+  memoryId: string | null;
+  detail: Record<string, unknown>;
+}[] = [];
+const base = {
+  origin_tool: null,
+  session_id: null,
+  superseded_by: null,
+  supersedes: null,
+  pinned: false,
+  embedding_model: null,
+};
+function remember(r: Partial<Row> & Pick<Row, 'content' | 'project_key' | 'kind' | 'origin'>): Row {
+  const when = at();
+  const row: Row = {
+    ...base,
+    id: id(),
+    visibility: 'project',
+    tags: [],
+    trust_band: r.origin === 'user' ? 'high' : 'untrusted',
+    quarantine: r.origin === 'user' ? 'none' : 'pending',
+    created_at: when,
+    updated_at: when,
+    ...r,
+    embedding_model: r.vector === undefined ? null : 'fixture-model',
+  };
+  rows.push(row);
+  audit.push({
+    at: when,
+    action: r.supersedes ? 'supersede' : 'remember',
+    memoryId: row.id,
+    detail: { contentHash: contentHash(row.content), projectKey: row.project_key },
+  });
+  return row;
+}
+
+const build = remember({
+  content: 'Build with `npm run build`; tests need dist/.',
+  project_key: alpha,
+  kind: 'fact',
+  tags: ['build', 'npm'],
+  origin: 'user',
+  vector: [1, 0, 0, 0],
+});
+const oldDeploy = remember({
+  content: 'Deploy with make deploy from the repo root.',
+  project_key: alpha,
+  kind: 'decision',
+  tags: ['deploy'],
+  origin: 'user',
+  vector: [0, 1, 0, 0],
+});
+const newDeploy = remember({
+  content: 'Deploy with just deploy; the Makefile is gone.',
+  project_key: alpha,
+  kind: 'decision',
+  tags: ['deploy', 'just'],
+  origin: 'user',
+  supersedes: oldDeploy.id,
+  vector: [0, 0.9, 0.1, 0],
+});
+oldDeploy.superseded_by = newDeploy.id;
+oldDeploy.updated_at = newDeploy.created_at;
+audit.splice(audit.length - 1, 0, {
+  at: newDeploy.created_at,
+  action: 'superseded',
+  memoryId: oldDeploy.id,
+  detail: { supersededBy: newDeploy.id },
+});
+remember({
+  content: 'Prefer small pure functions; keep I/O behind ports.',
+  project_key: beta,
+  visibility: 'global',
+  kind: 'preference',
+  tags: ['style'],
+  origin: 'user',
+  pinned: true,
+});
+remember({
+  content: 'Café résumé parsing must ignore accents.',
+  project_key: beta,
+  kind: 'note',
+  tags: ['unicode'],
+  origin: 'agent',
+  vector: [0, 0, 0, 1],
+});
+const fetched = remember({
+  content: 'The API docs say rate limits reset every hour.',
+  project_key: alpha,
+  kind: 'capture',
+  tags: ['api'],
+  origin: 'network',
+  origin_tool: 'WebFetch',
+  session_id: 'session-fixture-2',
+});
+rows.at(-2)!.trust_band = 'medium';
+rows.at(-2)!.quarantine = 'none';
+
+const out: string[] = [
+  `-- mnemo PostgreSQL schema v${version} as released, with the rows a store of that version held.`,
+  '-- Generated by scripts/make-postgres-fixture.ts; frozen: never edit, add a fixture for a new version.',
+  '-- Load into an empty schema: SET search_path TO <schema>; then run this file.',
+];
+for (const migration of PG_MIGRATIONS.filter((m) => m.version <= version)) {
+  out.push(migration.sql.trim());
+}
+out.push(`CREATE TABLE schema_migrations (
+  version    integer PRIMARY KEY,
+  name       text        NOT NULL,
+  checksum   text        NOT NULL,
+  applied_at timestamptz NOT NULL
+);`);
+for (const migration of PG_MIGRATIONS.filter((m) => m.version <= version)) {
+  out.push(
+    `INSERT INTO schema_migrations VALUES (${migration.version}, ${lit(migration.name)}, ${lit(pgMigrationChecksum(migration))}, '2025-02-03T08:00:00.000Z');`,
+  );
+}
+out.push('CREATE VIEW active_memories AS SELECT * FROM memories WHERE superseded_by IS NULL;');
+out.push(
+  `INSERT INTO vector_spaces (model, dims, table_name, storage) VALUES ('fixture-model', 4, 'vec_1', 'bytea');`,
+);
+out.push(`CREATE TABLE vec_1 (seq bigint PRIMARY KEY REFERENCES memories (seq) ON DELETE CASCADE,
+  embedding bytea NOT NULL CHECK (length(embedding) = 16));`);
+rows.forEach((row, index) => {
+  const seq = index + 1;
+  out.push(
+    `INSERT INTO memories (id, content, project_key, visibility, kind, tags, origin, origin_tool, session_id,
+  created_at, updated_at, last_accessed_at, access_count, heat_base, pinned, supersedes, superseded_by, content_hash,
+  embedding_model, trust_band, tainted, quarantine, redactions, gate_reason, lexical_text) OVERRIDING SYSTEM VALUE VALUES (${[
+    row.id,
+    row.content,
+    row.project_key,
+    row.visibility,
+    row.kind,
+    row.tags,
+    row.origin,
+    row.origin_tool,
+    row.session_id,
+    row.created_at,
+    row.updated_at,
+    null,
+    0,
+    0,
+    row.pinned,
+    row.supersedes,
+    row.superseded_by,
+    contentHash(row.content),
+    row.embedding_model,
+    row.trust_band,
+    false,
+    row.quarantine,
+    0,
+    'novel',
+    lexicalText(row.content, row.tags),
+  ]
+    .map(lit)
+    .join(', ')});`.replace('OVERRIDING SYSTEM VALUE VALUES (', `OVERRIDING SYSTEM VALUE VALUES (`),
+  );
+  if (row.vector !== undefined) {
+    out.push(
+      `INSERT INTO vec_1 (seq, embedding) VALUES (${seq}, ${lit(vectorBytes(Float32Array.from(row.vector)))});`,
+    );
+  }
+});
+// OVERRIDING SYSTEM VALUE needs the seq column listed; rewrite the inserts to carry it.
+for (let i = 0; i < out.length; i += 1) {
+  const line = out[i]!;
+  if (!line.startsWith('INSERT INTO memories')) continue;
+  const seq = rows.findIndex((row) => line.includes(`VALUES ('${row.id}'`)) + 1;
+  out[i] = line
+    .replace('INSERT INTO memories (id,', 'INSERT INTO memories (seq, id,')
+    .replace('OVERRIDING SYSTEM VALUE VALUES (', `OVERRIDING SYSTEM VALUE VALUES (${seq}, `);
+}
+out.push(`SELECT setval(pg_get_serial_sequence('memories', 'seq'), ${rows.length});`);
+let prev = GENESIS_HASH;
+audit.forEach((entry, index) => {
+  const seq = index + 1;
+  const hash = auditEntryHash(prev, { seq, ...entry });
+  out.push(
+    `INSERT INTO audit_log VALUES (${[seq, entry.at, entry.action, entry.memoryId, canonicalJson(entry.detail), prev, hash].map(lit).join(', ')});`,
+  );
+  prev = hash;
+});
+out.push(
+  `INSERT INTO session_taint VALUES ('session-fixture-2', true, ${lit(fetched.created_at)}, 'network', 'WebFetch', ${lit(fetched.created_at)});`,
+);
+out.push(`INSERT INTO counters VALUES ('2025-02-03', 'write.stored', 5);`);
+out.push(
+  `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens) VALUES ('2025-02-03T10:00:00.000Z', 'session-fixture-4', 'session-start', 'startup', ${lit(alpha)}, ARRAY[${lit(build.id)}, ${lit(newDeploy.id)}]::text[], 142);`,
+);
+writeFileSync(target, `${out.join('\n\n')}\n`);
+console.log(`wrote ${target}`);

@@ -1,0 +1,180 @@
+/**
+ * The PostgreSQL schema as an ordered list of migrations, in the store's own schema (search_path). The
+ * same discipline as SQLite's: a released migration's `sql` is frozen (its sha256 is recorded when
+ * applied and checked on every open); views are not part of any migration but dropped before each step
+ * and recreated after it, since a `SELECT *` view freezes its column list.
+ *
+ * What depends on an extension (the trigram index, pgvector columns and HNSW indexes) is not in a
+ * migration: whether the extension exists is a property of the server, not of the schema version, so
+ * `postgres-capabilities.ts` adds those indexes after migrating, whenever the extension is there.
+ */
+
+export interface PgMigration {
+  version: number;
+  name: string;
+  /** Frozen DDL/DML, run in one transaction with its bookkeeping. */
+  sql: string;
+}
+
+export interface PgViewDefinition {
+  name: string;
+  sinceVersion: number;
+  sql: string;
+}
+
+// v1: the schema of SQLite v1–v4 in PostgreSQL types.
+// - seq is an identity column: the key the vector tables reference (ON DELETE CASCADE), so forgetting a
+//   memory removes its vectors in the same statement.
+// - lexical_text holds the words of content and tags, tokenised and accent-folded by the adapter exactly
+//   as SQLite's unicode61 tokenizer does (store/query-terms.ts); the generated tsvector over it is what
+//   the GIN index serves. mnemo_english is the english snowball stemmer *without* a stop-word list: stop
+//   words are dropped from queries by the adapter, so a query made only of stop words ("NOT") still
+//   finds them, as on SQLite.
+// - The audit log is append-only by trigger (UPDATE, DELETE and TRUNCATE raise).
+// - Supersede links are plain ids without foreign keys: import inserts one memory at a time.
+const V1 = `
+CREATE TEXT SEARCH DICTIONARY mnemo_english_stem (TEMPLATE = pg_catalog.snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION mnemo_english (COPY = pg_catalog.english);
+ALTER TEXT SEARCH CONFIGURATION mnemo_english
+  ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part
+  WITH mnemo_english_stem;
+
+CREATE TABLE memories (
+  seq              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id               text        NOT NULL UNIQUE,
+  content          text        NOT NULL,
+  project_key      text        NOT NULL,
+  visibility       text        NOT NULL CHECK (visibility IN ('project', 'global')),
+  kind             text        NOT NULL,
+  tags             text[]      NOT NULL DEFAULT '{}',
+  origin           text        NOT NULL,
+  origin_tool      text,
+  session_id       text,
+  created_at       timestamptz NOT NULL,
+  updated_at       timestamptz NOT NULL,
+  last_accessed_at timestamptz,
+  access_count     integer     NOT NULL DEFAULT 0,
+  heat_base        double precision NOT NULL DEFAULT 0,
+  pinned           boolean     NOT NULL DEFAULT false,
+  supersedes       text,
+  superseded_by    text,
+  content_hash     text        NOT NULL,
+  embedding_model  text,
+  trust_band       text        NOT NULL DEFAULT 'untrusted'
+    CHECK (trust_band IN ('high', 'medium', 'low', 'untrusted')),
+  tainted          boolean     NOT NULL DEFAULT false,
+  quarantine       text        NOT NULL DEFAULT 'pending'
+    CHECK (quarantine IN ('none', 'pending', 'approved', 'rejected')),
+  redactions       integer     NOT NULL DEFAULT 0 CHECK (redactions >= 0),
+  gate_reason      text        NOT NULL DEFAULT 'legacy'
+    CHECK (gate_reason IN ('novel', 'bypass_cue', 'forced', 'imported', 'legacy')),
+  lexical_text     text        NOT NULL,
+  lexical          tsvector GENERATED ALWAYS AS (to_tsvector('mnemo_english', lexical_text)) STORED
+);
+CREATE UNIQUE INDEX memories_active_content ON memories (project_key, content_hash)
+  WHERE superseded_by IS NULL;
+CREATE INDEX memories_project_created ON memories (project_key, created_at);
+CREATE INDEX memories_visibility_created ON memories (visibility, created_at);
+CREATE INDEX memories_embedding_model ON memories (embedding_model);
+CREATE INDEX memories_session_origin_created ON memories (session_id, origin, created_at);
+CREATE INDEX memories_lexical ON memories USING gin (lexical);
+
+CREATE TABLE vector_spaces (
+  id         integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  model      text    NOT NULL,
+  dims       integer NOT NULL CHECK (dims > 0),
+  table_name text    NOT NULL UNIQUE,
+  storage    text    NOT NULL CHECK (storage IN ('pgvector', 'bytea')),
+  UNIQUE (model, dims)
+);
+
+CREATE TABLE audit_log (
+  seq       bigint      PRIMARY KEY,
+  at        timestamptz NOT NULL,
+  action    text        NOT NULL,
+  memory_id text,
+  detail    text        NOT NULL CHECK (detail::jsonb IS NOT NULL),
+  prev_hash text        NOT NULL,
+  hash      text        NOT NULL
+);
+CREATE INDEX audit_log_memory ON audit_log (memory_id, seq);
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS
+  'BEGIN RAISE EXCEPTION ''audit_log is append-only''; END';
+CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+CREATE TABLE session_taint (
+  session_id text        PRIMARY KEY,
+  tainted    boolean     NOT NULL,
+  since      timestamptz,
+  origin     text,
+  tool_name  text,
+  updated_at timestamptz NOT NULL
+);
+
+CREATE TABLE remember_claims (
+  id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  session_id   text        NOT NULL,
+  content_hash text        NOT NULL,
+  tool_use_id  text,
+  at           timestamptz NOT NULL
+);
+CREATE INDEX remember_claims_hash ON remember_claims (content_hash, at);
+CREATE INDEX remember_claims_at ON remember_claims (at);
+
+CREATE TABLE counters (
+  day   text   NOT NULL,
+  name  text   NOT NULL,
+  value bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, name)
+);
+
+CREATE TABLE injections (
+  seq         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at          timestamptz NOT NULL,
+  session_id  text    NOT NULL CHECK (length(session_id) > 0),
+  event       text    NOT NULL CHECK (length(event) > 0),
+  source      text,
+  project_key text,
+  memory_ids  text[]  NOT NULL CHECK (cardinality(memory_ids) > 0),
+  tokens      integer NOT NULL CHECK (tokens >= 0)
+);
+CREATE INDEX injections_session ON injections (session_id, seq);
+CREATE INDEX injections_at ON injections (at);
+`;
+
+// v2: teams (the same change as SQLite v5). Authorship and team visibility per row.
+// - author_user/author_host: NULL on existing rows ("written before authorship"); NULL rows keep the
+//   reach they had, every reader of the store.
+// - team_visible: core/privileges `defaultTeamVisible` written out (project rows of origins that need
+//   no review); postgres-schema.test.ts checks the CASE against the function.
+// - Project keys are not rewritten here: a server cannot resolve its clients' directories. Path keys a
+//   v1 store holds stay reachable from the machine that wrote them until `mnemo migrate-store` or a
+//   re-key moves them.
+const V2 = `
+ALTER TABLE memories ADD COLUMN author_user text;
+ALTER TABLE memories ADD COLUMN author_host text;
+ALTER TABLE memories ADD COLUMN team_visible boolean NOT NULL DEFAULT false;
+UPDATE memories SET team_visible =
+  (visibility = 'project' AND origin IN ('user', 'agent', 'local_edit', 'local_read', 'local_exec'));
+CREATE INDEX memories_author ON memories (author_user);
+`;
+
+/** Every released migration, oldest first. Append only. */
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'initial', sql: V1 },
+  { version: 2, name: 'teams', sql: V2 },
+];
+
+/** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */
+export const PG_VIEWS: readonly PgViewDefinition[] = [
+  {
+    name: 'active_memories',
+    sinceVersion: 1,
+    sql: 'CREATE VIEW active_memories AS SELECT * FROM memories WHERE superseded_by IS NULL',
+  },
+];
+
+export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,122 @@
+/**
+ * SQL builders for reads: the filter every read shares (the same rules as the SQLite adapter's, in
+ * PostgreSQL syntax), the tsquery built from arbitrary user text, and the identifier leg's substring
+ * query. Values always travel as parameters; only generated placeholders enter the SQL text.
+ */
+import { isoBound, lexicalTerms, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
+import type { MemoryFilter } from '../store.js';
+import { foldAccents } from './postgres-rows.js';
+
+/** Collects parameters and hands out their `$n` placeholders. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** WHERE clause (without the keyword) over alias `m` of `memories`. */
+export function buildFilter(filter: MemoryFilter, params: Params): string {
+  const clauses: string[] = [];
+  const { scope } = filter;
+  if (scope !== undefined) {
+    if (scope.projectKey === null) {
+      clauses.push("m.visibility = 'global'");
+    } else {
+      const key = params.add(scope.projectKey);
+      clauses.push(
+        scope.includeGlobal
+          ? `((m.project_key = ${key} AND m.visibility = 'project') OR m.visibility = 'global')`
+          : `(m.project_key = ${key} AND m.visibility = 'project')`,
+      );
+    }
+    if (typeof scope.author === 'string') {
+      clauses.push(
+        `(m.team_visible OR m.author_user IS NULL OR m.author_user = ${params.add(scope.author)})`,
+      );
+    }
+  }
+  // An empty list matches nothing rather than everything (fail closed), as on SQLite.
+  if (filter.kinds !== undefined)
+    clauses.push(`m.kind = ANY(${params.add([...filter.kinds])}::text[])`);
+  if (filter.origins !== undefined) {
+    clauses.push(`m.origin = ANY(${params.add([...filter.origins])}::text[])`);
+  }
+  const tags = [...new Set((filter.tags ?? []).map((tag) => tag.trim().toLowerCase()))];
+  if (tags.length > 0) clauses.push(`m.tags @> ${params.add(tags)}::text[]`);
+  if (filter.createdAfter !== undefined) {
+    clauses.push(`m.created_at >= ${params.add(isoBound(filter.createdAfter, 'createdAfter'))}`);
+  }
+  if (filter.createdBefore !== undefined) {
+    clauses.push(`m.created_at <= ${params.add(isoBound(filter.createdBefore, 'createdBefore'))}`);
+  }
+  if (filter.pinned !== undefined) clauses.push(`m.pinned = ${params.add(filter.pinned)}`);
+  if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
+  if (filter.quarantine === undefined) {
+    clauses.push("m.quarantine <> 'rejected'");
+  } else {
+    clauses.push(`m.quarantine = ANY(${params.add([...filter.quarantine])}::text[])`);
+  }
+  return clauses.length === 0 ? 'true' : clauses.join(' AND ');
+}
+
+/**
+ * The words of a lexical query as a tsquery string (`a | b | c`), or null when nothing is searchable.
+ * The words are letters, digits and marks only (query-terms.ts), so no tsquery operator can appear.
+ */
+export function buildTsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
+  const terms = lexicalTerms(foldAccents(input), maxTerms);
+  return terms.length === 0 ? null : terms.join(' | ');
+}
+
+/** Lexical candidates: ts_rank as score, ties broken by seq for stable output. */
+export function lexicalSql(
+  query: string,
+  filter: MemoryFilter,
+  limit: number,
+): { sql: string; params: unknown[] } {
+  const params = new Params();
+  const q = params.add(query);
+  const where = buildFilter(filter, params);
+  const sql = `SELECT m.id AS id, ts_rank(m.lexical, q.q)::float8 AS score
+    FROM memories m, to_tsquery('mnemo_english', ${q}) AS q(q)
+    WHERE m.lexical @@ q.q AND ${where}
+    ORDER BY score DESC, m.seq LIMIT ${params.add(limit)}`;
+  return { sql, params: params.values };
+}
+
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Substring candidates for code terms: memories whose lower-cased content contains any term. The
+ * score sums ln(1 + n/df) over the matched terms (n candidates, df of them containing the term), so
+ * more and rarer matches rank first, as bm25 over SQLite's trigram index does. A trigram GIN index on
+ * lower(content) serves the LIKEs when pg_trgm is installed; without it they scan, still correct.
+ */
+export function termsSql(
+  terms: readonly string[],
+  filter: MemoryFilter,
+  limit: number,
+): { sql: string; params: unknown[] } | null {
+  const kept = substringTerms(terms);
+  if (kept.length === 0) return null;
+  const params = new Params();
+  const patterns = kept.map(likePattern);
+  const list = params.add(patterns);
+  const any = patterns
+    .map((pattern) => `lower(m.content) LIKE ${params.add(pattern)}`)
+    .join(' OR ');
+  const where = buildFilter(filter, params);
+  const sql = `WITH cand AS MATERIALIZED (
+      SELECT m.seq, m.id, lower(m.content) AS c FROM memories m WHERE (${any}) AND ${where}),
+    pats AS (SELECT p FROM unnest(${list}::text[]) AS t(p)),
+    df AS (SELECT pats.p, count(*)::float8 AS df FROM pats JOIN cand ON cand.c LIKE pats.p GROUP BY pats.p),
+    total AS (SELECT count(*)::float8 AS n FROM cand)
+    SELECT cand.id AS id, sum(ln(1 + total.n / df.df))::float8 AS score
+    FROM cand JOIN df ON cand.c LIKE df.p CROSS JOIN total
+    GROUP BY cand.id, cand.seq ORDER BY score DESC, cand.seq LIMIT ${params.add(limit)}`;
+  return { sql, params: params.values };
+}

@@ -1,0 +1,237 @@
+/**
+ * Per-session write-path state (taint windows, remember claims, flood counts, daily counters) and the
+ * injection ledger, in PostgreSQL. The rules are the shared ones of store/session-rules.ts and
+ * store/injection-rules.ts; none of these writes touches a memory, so none is audited.
+ */
+import type { MemoryId } from '../../core/memory.js';
+import type { assertInjection } from '../injection-rules.js';
+import { CLAIM_PRUNE_BATCH, CLAIM_RETENTION_MS, utcDay } from '../session-rules.js';
+import type {
+  CounterRow,
+  InjectionEvent,
+  InjectionRecord,
+  RememberClaim,
+  SessionTaint,
+} from '../store.js';
+import type { PgQueryable } from './pg-like.js';
+import { isoOf, isoOrNull } from './postgres-rows.js';
+import type { PgWriteContext } from './postgres-writes.js';
+
+/** Opens the taint window, or keeps the open one with its earliest `since`, origin and tool. */
+export async function markTaintedIn(
+  ctx: PgWriteContext,
+  sessionId: string,
+  origin: string,
+  toolName: string | null,
+): Promise<void> {
+  await ctx.db.query(
+    `INSERT INTO session_taint AS t (session_id, tainted, since, origin, tool_name, updated_at)
+     VALUES ($1, true, $2, $3, $4, $2)
+     ON CONFLICT (session_id) DO UPDATE SET
+       since = CASE WHEN t.tainted THEN t.since ELSE excluded.since END,
+       origin = CASE WHEN t.tainted THEN t.origin ELSE excluded.origin END,
+       tool_name = CASE WHEN t.tainted THEN t.tool_name ELSE excluded.tool_name END,
+       tainted = true,
+       updated_at = excluded.updated_at`,
+    [sessionId, ctx.at, origin, toolName],
+  );
+}
+
+// An absent row reads as untainted, which is exactly the cleared state.
+export async function clearTaintIn(ctx: PgWriteContext, sessionId: string): Promise<void> {
+  await ctx.db.query('DELETE FROM session_taint WHERE session_id = $1', [sessionId]);
+}
+
+export async function readTaint(db: PgQueryable, sessionId: string): Promise<SessionTaint> {
+  const { rows } = await db.query<{
+    tainted: boolean;
+    since: Date | null;
+    origin: string | null;
+    tool_name: string | null;
+  }>('SELECT tainted, since, origin, tool_name FROM session_taint WHERE session_id = $1', [
+    sessionId,
+  ]);
+  const row = rows[0];
+  if (row === undefined || !row.tainted) {
+    return { sessionId, tainted: false, since: null, origin: null, toolName: null };
+  }
+  return {
+    sessionId,
+    tainted: true,
+    since: isoOrNull(row.since),
+    origin: row.origin,
+    toolName: row.tool_name,
+  };
+}
+
+async function pruneClaims(ctx: PgWriteContext): Promise<void> {
+  const cutoff = new Date(Date.parse(ctx.at) - CLAIM_RETENTION_MS).toISOString();
+  await ctx.db.query(
+    `DELETE FROM remember_claims WHERE id IN
+     (SELECT id FROM remember_claims WHERE at < $1 ORDER BY at LIMIT $2)`,
+    [cutoff, CLAIM_PRUNE_BATCH],
+  );
+}
+
+export async function recordClaimIn(
+  ctx: PgWriteContext,
+  claim: Omit<RememberClaim, 'at'>,
+): Promise<void> {
+  await pruneClaims(ctx);
+  await ctx.db.query(
+    'INSERT INTO remember_claims (session_id, content_hash, tool_use_id, at) VALUES ($1, $2, $3, $4)',
+    [claim.sessionId, claim.contentHash, claim.toolUseId, ctx.at],
+  );
+}
+
+/** Deletes and returns the newest live claim for the hash (older than the retention: dead). */
+export async function takeClaimIn(
+  ctx: PgWriteContext,
+  contentHash: string,
+  maxAgeMs: number,
+): Promise<RememberClaim | undefined> {
+  await pruneClaims(ctx);
+  const age = Math.min(maxAgeMs, CLAIM_RETENTION_MS);
+  const oldest = new Date(Date.parse(ctx.at) - age).toISOString();
+  // SKIP LOCKED: two processes taking the same claim at once get it once between them.
+  const { rows } = await ctx.db.query<{
+    session_id: string;
+    content_hash: string;
+    tool_use_id: string | null;
+    at: Date;
+  }>(
+    `DELETE FROM remember_claims WHERE id =
+       (SELECT id FROM remember_claims WHERE content_hash = $1 AND at >= $2
+        ORDER BY at DESC, id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING session_id, content_hash, tool_use_id, at`,
+    [contentHash, oldest],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return {
+    sessionId: row.session_id,
+    contentHash: row.content_hash,
+    toolUseId: row.tool_use_id,
+    at: isoOf(row.at),
+  };
+}
+
+/** Every memory row still stored, superseded and rejected included: flood control counts writes. */
+export async function countSessionWritesIn(
+  db: PgQueryable,
+  sessionId: string,
+  origin: string,
+  since: string,
+): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM memories WHERE session_id = $1 AND origin = $2 AND created_at >= $3',
+    [sessionId, origin, since],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export async function bumpCounterIn(ctx: PgWriteContext, name: string, by: number): Promise<void> {
+  await ctx.db.query(
+    `INSERT INTO counters AS c (day, name, value) VALUES ($1, $2, $3)
+     ON CONFLICT (day, name) DO UPDATE SET value = c.value + excluded.value`,
+    [utcDay(ctx.at), name, by],
+  );
+}
+
+export async function readCountersFrom(db: PgQueryable, sinceDay: string): Promise<CounterRow[]> {
+  const { rows } = await db.query<{ day: string; name: string; value: string | number }>(
+    'SELECT day, name, value FROM counters WHERE day >= $1 ORDER BY day, name',
+    [sinceDay],
+  );
+  return rows.map((row) => ({ day: row.day, name: row.name, value: Number(row.value) }));
+}
+
+interface PgInjectionRow {
+  seq: string | number;
+  at: Date;
+  session_id: string;
+  event: string;
+  source: string | null;
+  project_key: string | null;
+  memory_ids: string[];
+  tokens: number;
+}
+
+function toRecord(row: PgInjectionRow): InjectionRecord {
+  return {
+    seq: Number(row.seq),
+    at: isoOf(row.at),
+    sessionId: row.session_id,
+    event: row.event as InjectionEvent,
+    source: row.source,
+    projectKey: row.project_key,
+    memoryIds: [...row.memory_ids],
+    tokens: Number(row.tokens),
+  };
+}
+
+export async function recordInjectionIn(
+  ctx: PgWriteContext,
+  entry: ReturnType<typeof assertInjection>,
+): Promise<InjectionRecord> {
+  const { rows } = await ctx.db.query<PgInjectionRow>(
+    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    [
+      ctx.at,
+      entry.sessionId,
+      entry.event,
+      entry.source,
+      entry.projectKey,
+      entry.memoryIds,
+      entry.tokens,
+    ],
+  );
+  return toRecord(rows[0] as PgInjectionRow);
+}
+
+export async function listInjectionsFrom(
+  db: PgQueryable,
+  query: { sessionId?: string; since?: string; limit: number },
+): Promise<InjectionRecord[]> {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (query.sessionId !== undefined) {
+    params.push(query.sessionId);
+    clauses.push(`session_id = $${params.length}`);
+  }
+  if (query.since !== undefined) {
+    params.push(query.since);
+    clauses.push(`at >= $${params.length}`);
+  }
+  params.push(Math.floor(query.limit));
+  const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
+  const { rows } = await db.query<PgInjectionRow>(
+    `SELECT * FROM injections ${where} ORDER BY seq DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map(toRecord);
+}
+
+/** Distinct ids injected into one session, in the order they were first injected. */
+export async function injectedIdsOf(db: PgQueryable, sessionId: string): Promise<MemoryId[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT u.id FROM injections i, unnest(i.memory_ids) WITH ORDINALITY AS u(id, pos)
+     WHERE i.session_id = $1 GROUP BY u.id ORDER BY min(i.seq * 1000 + u.pos)`,
+    [sessionId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Ledger rows with seq > afterSeq, oldest first. */
+export async function injectionPage(
+  db: PgQueryable,
+  afterSeq: number,
+  limit: number,
+): Promise<InjectionRecord[]> {
+  const { rows } = await db.query<PgInjectionRow>(
+    'SELECT * FROM injections WHERE seq > $1 ORDER BY seq LIMIT $2',
+    [afterSeq, limit],
+  );
+  return rows.map(toRecord);
+}

@@ -1,0 +1,434 @@
+/**
+ * `PostgresMemoryStore`: the MemoryStore port over one schema of a PostgreSQL database, shared by many
+ * processes and machines. Built by `openPostgresStoreOn` (postgres-open.ts); this file sees only the
+ * `PgLike` interface. Every write is one transaction on one pooled connection, retried when PostgreSQL
+ * reports a serialization failure, a deadlock or a lost race on a unique key; every driver error leaves
+ * through `translatePostgresError`.
+ */
+import { MemoryError } from '../../core/errors.js';
+import type {
+  Memory,
+  MemoryId,
+  MemoryVector,
+  NewMemory,
+  QuarantineState,
+} from '../../core/memory.js';
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import { assertCopiedInjection, assertInjection, normaliseSince } from '../injection-rules.js';
+import { withReader } from '../reader-scope.js';
+import {
+  assertCounterStep,
+  assertDay,
+  assertMaxAge,
+  assertPage,
+  assertText,
+  normaliseInstant,
+} from '../session-rules.js';
+import type {
+  AuditEntry,
+  CounterRow,
+  ExportedMemory,
+  ImportOutcome,
+  InjectionQuery,
+  InjectionRecord,
+  LexicalHit,
+  ListOptions,
+  MemoryFilter,
+  MemoryPatch,
+  MemoryStore,
+  NewInjection,
+  RememberClaim,
+  RememberOptions,
+  RememberOutcome,
+  Scope,
+  SearchOptions,
+  SessionTaint,
+  StoreCapabilities,
+  StoreDescription,
+  StoreStats,
+  VectorHit,
+} from '../store.js';
+import {
+  ACCESS_BATCH,
+  assertImportable,
+  assertMergeDetail,
+  assertReview,
+  assertValidVector,
+  type Author,
+  prepareMemory,
+} from '../write-rules.js';
+import type { PgLike, PgQueryable } from './pg-like.js';
+import { auditTrailOf } from './postgres-audit.js';
+import { translatePostgresError } from './postgres-errors.js';
+import { EXPORT_PAGE, exportPage } from './postgres-export.js';
+import {
+  importAuditIn,
+  importInjectionsIn,
+  readAuditPage,
+  readInjectionsPage,
+} from './postgres-history.js';
+import { integrityProblems } from './postgres-integrity.js';
+import { M_COLUMNS, type PgMemoryRow, toMemory } from './postgres-rows.js';
+import { buildFilter, buildTsQuery, lexicalSql, Params, termsSql } from './postgres-search.js';
+import {
+  bumpCounterIn,
+  clearTaintIn,
+  countSessionWritesIn,
+  injectedIdsOf,
+  listInjectionsFrom,
+  markTaintedIn,
+  readCountersFrom,
+  readTaint,
+  recordClaimIn,
+  recordInjectionIn,
+  takeClaimIn,
+} from './postgres-sessions.js';
+import { storeStats } from './postgres-stats.js';
+import { runWrite } from './postgres-tx.js';
+import { searchVectorIn } from './postgres-vector-search.js';
+import type { VectorSupport } from './postgres-vectors.js';
+import {
+  forgetIn,
+  importIn,
+  type PgWriteContext,
+  recordAccessIn,
+  recordMergeIn,
+  rememberIn,
+  setQuarantineIn,
+  setVectorIn,
+  supersedeIn,
+  updateIn,
+} from './postgres-writes.js';
+
+export interface PostgresStoreDeps {
+  db: PgLike;
+  /** Host, port and database without credentials, for messages. */
+  where: string;
+  schema: string;
+  clock: Clock;
+  ids: IdSource;
+  schemaVersion: number;
+  vectors: VectorSupport;
+  description: StoreDescription;
+  /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
+  onBeforeCommit?: ((action: string) => void) | undefined;
+  /** Stamped on new memories, and the default reader of scoped reads. */
+  author?: Author | undefined;
+}
+
+/** The PostgreSQL implementation of the store port. */
+export class PostgresMemoryStore implements MemoryStore {
+  readonly capabilities: StoreCapabilities;
+  readonly schemaVersion: number;
+  readonly description: StoreDescription;
+  readonly #deps: PostgresStoreDeps;
+  #closed = false;
+
+  constructor(deps: PostgresStoreDeps) {
+    this.#deps = deps;
+    this.schemaVersion = deps.schemaVersion;
+    this.description = deps.description;
+    this.capabilities = {
+      vectorSearch: true,
+      vectorIndex: deps.vectors.schema !== null,
+      lexical: 'tsvector',
+      concurrentWriters: true,
+    };
+  }
+
+  #open(): void {
+    if (this.#closed) {
+      throw new MemoryError('STORE_UNAVAILABLE', 'The memory store is closed; open it again.');
+    }
+  }
+
+  async #read<T>(work: (db: PgQueryable) => Promise<T>): Promise<T> {
+    this.#open();
+    try {
+      return await work(this.#deps.db);
+    } catch (error) {
+      throw translatePostgresError(error, this.#deps.where);
+    }
+  }
+
+  async #write<T>(action: string, work: (ctx: PgWriteContext) => Promise<T>): Promise<T> {
+    this.#open();
+    try {
+      return await runWrite(this.#deps, action, work);
+    } catch (error) {
+      throw translatePostgresError(error, this.#deps.where);
+    }
+  }
+
+  #scoped<T extends MemoryFilter>(filter: T): T {
+    return withReader(filter, this.#deps.author?.user);
+  }
+
+  async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
+    const prepared = prepareMemory(input, options?.vector);
+    return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
+  }
+
+  async supersede(
+    previousId: MemoryId,
+    replacement: NewMemory,
+    options?: RememberOptions,
+  ): Promise<{ previous: Memory; current: Memory }> {
+    const prepared = prepareMemory(replacement, options?.vector);
+    return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
+  }
+
+  async getMemory(id: MemoryId): Promise<Memory | undefined> {
+    return (await this.getMemories([id]))[0];
+  }
+
+  async getMemories(ids: readonly MemoryId[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    return this.#read(async (db) => {
+      const { rows } = await db.query<PgMemoryRow>(
+        `SELECT ${M_COLUMNS} FROM memories m WHERE m.id = ANY($1::text[])`,
+        [[...ids]],
+      );
+      const byId = new Map(rows.map((row) => [row.id, toMemory(row)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
+  }
+
+  async updateMemory(id: MemoryId, patch: MemoryPatch): Promise<Memory> {
+    return this.#write('update', (ctx) => updateIn(ctx, id, patch));
+  }
+
+  async forget(id: MemoryId): Promise<boolean> {
+    return this.#write('forget', (ctx) => forgetIn(ctx, id));
+  }
+
+  async recordAccess(ids: readonly MemoryId[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += ACCESS_BATCH) {
+      const batch = unique.slice(start, start + ACCESS_BATCH);
+      await this.#write('access', (ctx) => recordAccessIn(ctx, batch));
+    }
+  }
+
+  async setVector(id: MemoryId, vector: MemoryVector): Promise<void> {
+    assertValidVector(vector);
+    await this.#write('set-vector', (ctx) => setVectorIn(ctx, id, vector));
+  }
+
+  async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
+    if (!(limit > 0)) return [];
+    const filterScope = scope === undefined ? {} : this.#scoped({ scope });
+    const params = new Params();
+    const where = buildFilter(filterScope, params);
+    const m = params.add(model);
+    const n = params.add(Math.floor(limit));
+    return this.#read(async (db) => {
+      const { rows } = await db.query<PgMemoryRow>(
+        `SELECT ${M_COLUMNS} FROM memories m WHERE ${where}
+         AND (m.embedding_model IS NULL OR m.embedding_model <> ${m}) ORDER BY m.seq LIMIT ${n}`,
+        params.values,
+      );
+      return rows.map(toMemory);
+    });
+  }
+
+  async searchLexical(query: string, input: SearchOptions): Promise<LexicalHit[]> {
+    const options = this.#scoped(input);
+    const tsquery = buildTsQuery(String(query));
+    if (tsquery === null || !(options.limit > 0)) return [];
+    const { sql, params } = lexicalSql(tsquery, options, Math.floor(options.limit));
+    return this.#read(async (db) => (await db.query<LexicalHit>(sql, params)).rows.map(numericHit));
+  }
+
+  async searchTerms(terms: readonly string[], input: SearchOptions): Promise<LexicalHit[]> {
+    const options = this.#scoped(input);
+    if (!Array.isArray(terms) || !(options.limit > 0)) return [];
+    const built = termsSql(terms, options, Math.floor(options.limit));
+    if (built === null) return [];
+    return this.#read(async (db) =>
+      (await db.query<LexicalHit>(built.sql, built.params)).rows.map(numericHit),
+    );
+  }
+
+  async searchVector(vector: MemoryVector, input: SearchOptions): Promise<VectorHit[]> {
+    const options = this.#scoped(input);
+    if (!(options.limit > 0) || vector.values.every((v) => v === 0)) return [];
+    assertValidVector(vector);
+    this.#open();
+    try {
+      return await searchVectorIn(this.#deps.db, this.#deps.vectors, vector, options);
+    } catch (error) {
+      throw translatePostgresError(error, this.#deps.where);
+    }
+  }
+
+  async listMemories(input: ListOptions): Promise<Memory[]> {
+    const options = this.#scoped(input);
+    if (!(options.limit > 0)) return [];
+    const params = new Params();
+    const where = buildFilter(options, params);
+    const limit = params.add(Math.floor(options.limit));
+    const offset = params.add(Math.max(0, Math.floor(options.offset ?? 0)));
+    return this.#read(async (db) => {
+      const { rows } = await db.query<PgMemoryRow>(
+        `SELECT ${M_COLUMNS} FROM memories m WHERE ${where}
+         ORDER BY m.created_at DESC, m.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+        params.values,
+      );
+      return rows.map(toMemory);
+    });
+  }
+
+  async countMemories(input: MemoryFilter = {}): Promise<number> {
+    const filter = this.#scoped(input);
+    const params = new Params();
+    const where = buildFilter(filter, params);
+    return this.#read(async (db) => {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM memories m WHERE ${where}`,
+        params.values,
+      );
+      return Number(rows[0]?.n ?? 0);
+    });
+  }
+
+  async stats(): Promise<StoreStats> {
+    return this.#read((db) => storeStats(db, this.schemaVersion));
+  }
+
+  async auditTrail(id: MemoryId): Promise<AuditEntry[]> {
+    return this.#read((db) => auditTrailOf(db, id));
+  }
+
+  async *exportMemories(): AsyncIterable<ExportedMemory> {
+    // Keyset pages: no cursor pins a pooled connection across the caller's awaits.
+    let after = '';
+    for (;;) {
+      const page = await this.#read((db) => exportPage(db, after));
+      yield* page;
+      if (page.length < EXPORT_PAGE) return;
+      after = page.at(-1)?.id ?? after;
+    }
+  }
+
+  async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
+    assertImportable(record);
+    return this.#write('import', (ctx) => importIn(ctx, record));
+  }
+
+  async setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory> {
+    assertReview(state, actor);
+    return this.#write('quarantine', (ctx) => setQuarantineIn(ctx, id, state, actor));
+  }
+
+  async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
+    assertMergeDetail(detail);
+    return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
+  }
+
+  async markSessionTainted(
+    sessionId: string,
+    origin: string,
+    toolName: string | null,
+  ): Promise<void> {
+    assertText(sessionId, 'A session id');
+    assertText(origin, 'The tainting origin');
+    await this.#write('taint', (ctx) => markTaintedIn(ctx, sessionId, origin, toolName));
+  }
+
+  async clearSessionTaint(sessionId: string): Promise<void> {
+    assertText(sessionId, 'A session id');
+    await this.#write('untaint', (ctx) => clearTaintIn(ctx, sessionId));
+  }
+
+  async getSessionTaint(sessionId: string): Promise<SessionTaint> {
+    return this.#read((db) => readTaint(db, sessionId));
+  }
+
+  async recordRememberClaim(claim: Omit<RememberClaim, 'at'>): Promise<void> {
+    assertText(claim.sessionId, 'A claim session id');
+    assertText(claim.contentHash, 'A claim content hash');
+    await this.#write('claim', (ctx) =>
+      recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
+    );
+  }
+
+  async takeRememberClaim(
+    contentHash: string,
+    maxAgeMs: number,
+  ): Promise<RememberClaim | undefined> {
+    assertMaxAge(maxAgeMs);
+    return this.#write('take-claim', (ctx) => takeClaimIn(ctx, contentHash, maxAgeMs));
+  }
+
+  async countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number> {
+    const bound = normaliseInstant(sinceIso);
+    return this.#read((db) => countSessionWritesIn(db, sessionId, origin, bound));
+  }
+
+  async bumpCounter(name: string, by = 1): Promise<void> {
+    assertCounterStep(name, by);
+    await this.#write('counter', (ctx) => bumpCounterIn(ctx, name, by));
+  }
+
+  async readCounters(sinceDay: string): Promise<CounterRow[]> {
+    assertDay(sinceDay);
+    return this.#read((db) => readCountersFrom(db, sinceDay));
+  }
+
+  async checkIntegrity(): Promise<string[]> {
+    return this.#read((db) => integrityProblems(db));
+  }
+
+  async recordInjection(entry: NewInjection): Promise<InjectionRecord> {
+    const valid = assertInjection(entry);
+    return this.#write('inject', (ctx) => recordInjectionIn(ctx, valid));
+  }
+
+  async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
+    if (!(query.limit > 0)) return [];
+    const since = normaliseSince(query);
+    return this.#read((db) =>
+      listInjectionsFrom(db, {
+        limit: query.limit,
+        ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
+        ...(since === undefined ? {} : { since }),
+      }),
+    );
+  }
+
+  async injectedIds(sessionId: string): Promise<MemoryId[]> {
+    return this.#read((db) => injectedIdsOf(db, sessionId));
+  }
+
+  async readAudit(afterSeq: number, limit: number): Promise<AuditEntry[]> {
+    const page = assertPage(afterSeq, limit);
+    return this.#read((db) => readAuditPage(db, page.afterSeq, page.limit));
+  }
+
+  async importAudit(source: string, entries: readonly AuditEntry[]): Promise<number> {
+    assertText(source, 'The source of copied audit entries');
+    return this.#write('import-audit', (ctx) => importAuditIn(ctx, source, entries));
+  }
+
+  async readInjections(afterSeq: number, limit: number): Promise<InjectionRecord[]> {
+    const page = assertPage(afterSeq, limit);
+    return this.#read((db) => readInjectionsPage(db, page.afterSeq, page.limit));
+  }
+
+  async importInjections(records: readonly InjectionRecord[]): Promise<number> {
+    const valid = records.map(assertCopiedInjection);
+    return this.#write('import-injections', (ctx) => importInjectionsIn(ctx, valid));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#deps.db.close();
+  }
+}
+
+function numericHit(hit: LexicalHit): LexicalHit {
+  return { id: hit.id, score: Number(hit.score) };
+}

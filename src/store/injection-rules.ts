@@ -129,3 +129,17 @@ export function assertCopiedInjection(record: InjectionRecord): InjectionRecord 
   }
   return { ...valid, seq: record.seq, at: new Date(Date.parse(record.at)).toISOString() };
 }
+
+/** A ledger query with its `since` normalised and absent fields left out, as the adapters read it. */
+export function ledgerQuery(query: InjectionQuery): {
+  limit: number;
+  sessionId?: string;
+  since?: string;
+} {
+  const since = normaliseSince(query);
+  return {
+    limit: query.limit,
+    ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
+    ...(since === undefined ? {} : { since }),
+  };
+}

@@ -4,11 +4,7 @@
  * the checks an exported record must pass before import. Shared so that both adapters refuse exactly the
  * same inputs with the same messages, and a record exported from one imports into the other.
  */
-import {
-  type AnchorSetInput,
-  assertAnchorCheck,
-  assertAnchorSet,
-} from '../core/anchors/anchor.js';
+import { type AnchorSetInput, assertAnchorCheck, assertAnchorSet } from '../core/anchors/anchor.js';
 import { MemoryError } from '../core/errors.js';
 import {
   GATE_REASONS,

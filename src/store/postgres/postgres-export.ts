@@ -4,6 +4,7 @@
  */
 import type { ExportedMemory } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
+import { exportAnchorSets } from './postgres-anchors.js';
 import { M_COLUMNS, type PgMemoryRow, toMemory } from './postgres-rows.js';
 import { embeddingRead, listSpaces, valuesOf } from './postgres-vectors.js';
 
@@ -31,11 +32,16 @@ export async function exportPage(db: PgQueryable, after: string): Promise<Export
       }
     }
   }
+  const anchors = await exportAnchorSets(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...toMemory(row),
     vector:
       row.embedding_model === null
         ? null
         : (vectors.get(`${row.embedding_model}\u0000${Number(row.seq)}`) ?? null),
+    anchors: anchors.get(row.id) ?? null,
   }));
 }

@@ -162,10 +162,52 @@ UPDATE memories SET team_visible =
 CREATE INDEX memories_author ON memories (author_user);
 `;
 
+// v3: code anchors and withheld candidates in the injection ledger (the SQLite v5 design; see
+// sqlite-schema.ts for the reasoning). Times, symbols and verdicts are kept as the text the adapter
+// writes, as on SQLite, so an exported set is byte-identical whichever backend held it. A set goes with
+// its memory (ON DELETE CASCADE) and with its old content (trigger). An injection may now list no
+// injected ids when it withheld some, so v1's non-empty check on memory_ids is dropped.
+const V3 = `
+CREATE TABLE anchor_sets (
+  memory_id   text PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+  how         text NOT NULL CHECK (how IN ('write', 'backfill', 'reverify')),
+  resolved_at text NOT NULL
+);
+CREATE TABLE anchors (
+  memory_id  text    NOT NULL REFERENCES anchor_sets (memory_id) ON DELETE CASCADE,
+  position   integer NOT NULL CHECK (position >= 0),
+  path       text    NOT NULL CHECK (length(path) > 0),
+  kind       text    NOT NULL CHECK (kind IN ('file', 'mention')),
+  cited_as   text,
+  blob_id    text,
+  size       bigint  CHECK (size IS NULL OR size >= 0),
+  commit_id  text,
+  source     text    CHECK (source IS NULL OR source IN ('worktree', 'commit')),
+  symbols    text    NOT NULL DEFAULT '[]' CHECK (symbols::jsonb IS NOT NULL),
+  why        text,
+  checked_at text,
+  check_sig  text,
+  check_head text,
+  verdict    text    CHECK (verdict IS NULL OR verdict::jsonb IS NOT NULL),
+  PRIMARY KEY (memory_id, path),
+  CHECK ((kind = 'file') = (blob_id IS NOT NULL AND source IS NOT NULL)),
+  CHECK ((kind = 'mention') = (why IS NOT NULL))
+);
+CREATE FUNCTION memories_anchors_content() RETURNS trigger LANGUAGE plpgsql AS
+  'BEGIN DELETE FROM anchor_sets WHERE memory_id = old.id; RETURN NULL; END';
+CREATE TRIGGER memories_anchors_content AFTER UPDATE OF content ON memories
+  FOR EACH ROW WHEN (new.content IS DISTINCT FROM old.content)
+  EXECUTE FUNCTION memories_anchors_content();
+ALTER TABLE injections ADD COLUMN withheld text NOT NULL DEFAULT '[]'
+  CHECK (jsonb_typeof(withheld::jsonb) = 'array');
+ALTER TABLE injections DROP CONSTRAINT injections_memory_ids_check;
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
   { version: 2, name: 'teams', sql: V2 },
+  { version: 3, name: 'code-anchors', sql: V3 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

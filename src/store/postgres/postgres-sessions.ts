@@ -12,6 +12,7 @@ import type {
   InjectionRecord,
   RememberClaim,
   SessionTaint,
+  WithheldEntry,
 } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
 import { isoOf, isoOrNull } from './postgres-rows.js';
@@ -155,6 +156,7 @@ interface PgInjectionRow {
   project_key: string | null;
   memory_ids: string[];
   tokens: number;
+  withheld: string;
 }
 
 function toRecord(row: PgInjectionRow): InjectionRecord {
@@ -167,6 +169,7 @@ function toRecord(row: PgInjectionRow): InjectionRecord {
     projectKey: row.project_key,
     memoryIds: [...row.memory_ids],
     tokens: Number(row.tokens),
+    withheld: JSON.parse(row.withheld) as WithheldEntry[],
   };
 }
 
@@ -175,8 +178,8 @@ export async function recordInjectionIn(
   entry: ReturnType<typeof assertInjection>,
 ): Promise<InjectionRecord> {
   const { rows } = await ctx.db.query<PgInjectionRow>(
-    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [
       ctx.at,
       entry.sessionId,
@@ -185,6 +188,7 @@ export async function recordInjectionIn(
       entry.projectKey,
       entry.memoryIds,
       entry.tokens,
+      JSON.stringify(entry.withheld),
     ],
   );
   return toRecord(rows[0] as PgInjectionRow);

@@ -5,6 +5,7 @@
  * reports a serialization failure, a deadlock or a lost race on a unique key; every driver error leaves
  * through `translatePostgresError`.
  */
+import { type AnchorCheck, type AnchorSet, assertAnchorCheck } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
 import type {
   Memory,
@@ -15,7 +16,7 @@ import type {
 } from '../../core/memory.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
-import { assertCopiedInjection, assertInjection, normaliseSince } from '../injection-rules.js';
+import { assertCopiedInjection, assertInjection, ledgerQuery } from '../injection-rules.js';
 import { withReader } from '../reader-scope.js';
 import {
   assertCounterStep,
@@ -26,6 +27,7 @@ import {
   normaliseInstant,
 } from '../session-rules.js';
 import type {
+  AnchorSetWrite,
   AuditEntry,
   CounterRow,
   ExportedMemory,
@@ -56,9 +58,11 @@ import {
   assertReview,
   assertValidVector,
   type Author,
+  prepareAnchorSet,
   prepareMemory,
 } from '../write-rules.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
+import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './postgres-anchors.js';
 import { auditTrailOf } from './postgres-audit.js';
 import { translatePostgresError } from './postgres-errors.js';
 import { EXPORT_PAGE, exportPage } from './postgres-export.js';
@@ -166,7 +170,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
-    const prepared = prepareMemory(input, options?.vector);
+    const prepared = prepareMemory(input, options?.vector, options?.anchors);
     return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
   }
 
@@ -175,7 +179,7 @@ export class PostgresMemoryStore implements MemoryStore {
     replacement: NewMemory,
     options?: RememberOptions,
   ): Promise<{ previous: Memory; current: Memory }> {
-    const prepared = prepareMemory(replacement, options?.vector);
+    const prepared = prepareMemory(replacement, options?.vector, options?.anchors);
     return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
   }
 
@@ -388,18 +392,28 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
     if (!(query.limit > 0)) return [];
-    const since = normaliseSince(query);
-    return this.#read((db) =>
-      listInjectionsFrom(db, {
-        limit: query.limit,
-        ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
-        ...(since === undefined ? {} : { since }),
-      }),
-    );
+    return this.#read((db) => listInjectionsFrom(db, ledgerQuery(query)));
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
     return this.#read((db) => injectedIdsOf(db, sessionId));
+  }
+
+  async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {
+    if (ids.length === 0) return new Map();
+    return this.#read((db) => readAnchorSets(db, ids));
+  }
+
+  async saveAnchorSets(writes: readonly AnchorSetWrite[]): Promise<AnchorSet[]> {
+    if (writes.length === 0) return [];
+    for (const write of writes) prepareAnchorSet(write.set, write.memoryId);
+    return this.#write('anchors', (ctx) => saveAnchorSetsIn(ctx, writes));
+  }
+
+  async recordAnchorChecks(checks: readonly AnchorCheck[]): Promise<void> {
+    if (checks.length === 0) return;
+    for (const check of checks) assertAnchorCheck(check);
+    await this.#write('anchor-checks', (ctx) => recordChecksIn(ctx.db, checks));
   }
 
   async readAudit(afterSeq: number, limit: number): Promise<AuditEntry[]> {

@@ -13,6 +13,7 @@ import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
 import { ACCESS_BATCH, type Author, earnsHeat, type PreparedMemory } from '../write-rules.js';
 import type { PgQueryable } from './pg-like.js';
+import { insertAnchorSet } from './postgres-anchors.js';
 import type { AuditBuffer } from './postgres-audit.js';
 import {
   insertMemoryRow,
@@ -128,6 +129,7 @@ async function insertNew(
   const seq = await insertMemoryRow(ctx.db, memory);
   if (prepared.vector !== undefined)
     await putVector(ctx.db, ctx.vectors, seq, null, prepared.vector);
+  if (prepared.anchors !== undefined) await insertAnchorSet(ctx.db, id, prepared.anchors, ctx.at);
   ctx.audit.add(ctx.at, supersedes === null ? 'remember' : 'supersede', id, {
     contentHash: memory.contentHash,
     projectKey: memory.projectKey,
@@ -141,6 +143,7 @@ async function insertNew(
     quarantine: memory.quarantine,
     redactions: memory.redactions,
     gateReason: memory.gateReason,
+    anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
     teamVisible: memory.teamVisible,
   });
   return reread(ctx.db, id);
@@ -280,7 +283,7 @@ export async function importIn(
   record: ExportedMemory,
 ): Promise<ImportOutcome> {
   if ((await selectRowById(ctx.db, record.id)) !== undefined) return 'skipped';
-  const { vector, ...memory } = record;
+  const { vector, anchors, ...memory } = record;
   if (memory.supersededBy === null) {
     const twin = await activeTwin(ctx.db, memory.projectKey, memory.contentHash);
     if (twin !== undefined) {
@@ -296,6 +299,9 @@ export async function importIn(
       model: vector.model,
       values: Float32Array.from(vector.values),
     });
+  }
+  if (anchors !== null && anchors !== undefined) {
+    await insertAnchorSet(ctx.db, record.id, anchors, anchors.resolvedAt);
   }
   ctx.audit.add(ctx.at, 'import', record.id, { contentHash: record.contentHash });
   return 'imported';

@@ -1,13 +1,28 @@
 /**
- * Reading and appending a store's history (audit entries, injection ledger) in pages, for copying one
+ * Paged reads of a whole store (an export page) and reading and appending its history (audit entries, injection ledger) in pages, for copying one
  * store into another (`mnemo migrate-store`). Appends run inside the caller's write transaction.
  */
 import { copiedAuditDetail, type StoredAuditRow, toAuditEntry } from '../audit-chain.js';
-import type { AuditEntry, InjectionRecord } from '../store.js';
+import type { AuditEntry, ExportedMemory, InjectionRecord } from '../store.js';
+import { exportAnchors } from './sqlite-anchors.js';
 import { appendAudit } from './sqlite-audit.js';
 import { listInjectionsFrom } from './sqlite-injections.js';
 import type { SqliteLike } from './sqlite-like.js';
+import { type MemoryRow, toMemory } from './sqlite-rows.js';
+import { readVector } from './sqlite-vectors.js';
 import type { WriteContext } from './sqlite-writes.js';
+
+/** One keyset page of an export: memories in id order with their vectors and anchor sets. */
+export function exportPage(db: SqliteLike, after: string, limit: number): ExportedMemory[] {
+  const rows = db
+    .prepare('SELECT * FROM memories WHERE id > ? ORDER BY id LIMIT ?')
+    .all(after, limit) as MemoryRow[];
+  return rows.map((row) => ({
+    ...toMemory(row),
+    vector: readVector(db, row.seq, row.embedding_model),
+    anchors: exportAnchors(db, row.id),
+  }));
+}
 
 export function readAuditPage(db: SqliteLike, afterSeq: number, limit: number): AuditEntry[] {
   const rows = db

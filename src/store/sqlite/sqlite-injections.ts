@@ -99,4 +99,3 @@ export function injectedIdsOf(db: SqliteLike, sessionId: string): MemoryId[] {
     .all(sessionId)
     .map((row) => (row as { id: MemoryId }).id);
 }
-

@@ -17,7 +17,7 @@ import type {
 } from '../../core/memory.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
-import { assertCopiedInjection, assertInjection, normaliseSince } from '../injection-rules.js';
+import { assertCopiedInjection, assertInjection, ledgerQuery } from '../injection-rules.js';
 import { withReader } from '../reader-scope.js';
 import {
   assertCounterStep,
@@ -52,12 +52,6 @@ import type {
   VectorHit,
 } from '../store.js';
 import {
-  exportAnchors,
-  readAnchorSets,
-  recordChecksIn,
-  saveAnchorSetsIn,
-} from './sqlite-anchors.js';
-import {
   ACCESS_BATCH,
   assertImportable,
   assertMergeDetail,
@@ -67,9 +61,11 @@ import {
   prepareAnchorSet,
   prepareMemory,
 } from '../write-rules.js';
-import { appendAudit, auditTrailOf } from './sqlite-audit.js';
+import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './sqlite-anchors.js';
+import { auditTrailOf } from './sqlite-audit.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import {
+  exportPage,
   importAuditIn,
   importInjectionsIn,
   readAuditPage,
@@ -100,12 +96,12 @@ import {
 import { statsOf } from './sqlite-stats.js';
 import { immediateTransaction } from './sqlite-tx.js';
 import { vectorSearchIn } from './sqlite-vector-search.js';
-import { putVector, readVector } from './sqlite-vectors.js';
 import {
   forgetIn,
   importIn,
   recordAccessIn,
   rememberIn,
+  setVectorIn,
   supersedeIn,
   updateIn,
   type WriteContext,
@@ -231,14 +227,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async setVector(id: MemoryId, vector: MemoryVector): Promise<void> {
     assertValidVector(vector);
-    this.#write('set-vector', ({ db, at }) => {
-      const row = selectRowById(db, id);
-      if (row === undefined) {
-        throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
-      }
-      putVector(db, row.seq, row.embedding_model, vector);
-      appendAudit(db, at, 'set-vector', id, { model: vector.model, dims: vector.values.length });
-    });
+    this.#write('set-vector', (ctx) => setVectorIn(ctx, id, vector));
   }
 
   async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
@@ -335,16 +324,7 @@ export class SqliteMemoryStore implements MemoryStore {
     // awaits and block every other statement on it.
     let after = '';
     for (;;) {
-      const page = this.#read((db) => {
-        const rows = db
-          .prepare('SELECT * FROM memories WHERE id > ? ORDER BY id LIMIT ?')
-          .all(after, EXPORT_PAGE) as MemoryRow[];
-        return rows.map((row) => ({
-          ...toMemory(row),
-          vector: readVector(db, row.seq, row.embedding_model),
-          anchors: exportAnchors(db, row.id),
-        }));
-      });
+      const page = this.#read((db) => exportPage(db, after, EXPORT_PAGE));
       yield* page;
       if (page.length < EXPORT_PAGE) return;
       after = page.at(-1)?.id ?? after;
@@ -426,14 +406,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
     if (!(query.limit > 0)) return [];
-    const since = normaliseSince(query);
-    return this.#read((db) =>
-      listInjectionsFrom(db, {
-        limit: query.limit,
-        ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
-        ...(since === undefined ? {} : { since }),
-      }),
-    );
+    return this.#read((db) => listInjectionsFrom(db, ledgerQuery(query)));
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {

@@ -3,16 +3,21 @@
  * transaction and touches the row, the FTS index (through triggers), the vector table and the audit log
  * together, so a rollback at any point leaves no trace in any of them.
  */
-import type { AnchorSetInput } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
-import { isMemoryId, type Memory, type MemoryId, validateNewMemory } from '../../core/memory.js';
+import {
+  isMemoryId,
+  type Memory,
+  type MemoryId,
+  type MemoryVector,
+  validateNewMemory,
+} from '../../core/memory.js';
 import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
-import { importAnchors, insertAnchorSet } from './sqlite-anchors.js';
 import { ACCESS_BATCH, type Author, earnsHeat, type PreparedMemory } from '../write-rules.js';
+import { importAnchors, insertAnchorSet } from './sqlite-anchors.js';
 import { appendAudit } from './sqlite-audit.js';
 import { isConstraintError } from './sqlite-errors.js';
 import type { SqliteLike } from './sqlite-like.js';
@@ -215,6 +220,18 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
     );
   appendAudit(ctx.db, ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
   return reread(ctx.db, id);
+}
+
+export function setVectorIn(ctx: WriteContext, id: MemoryId, vector: MemoryVector): void {
+  const row = selectRowById(ctx.db, id);
+  if (row === undefined) {
+    throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+  }
+  putVector(ctx.db, row.seq, row.embedding_model, vector);
+  appendAudit(ctx.db, ctx.at, 'set-vector', id, {
+    model: vector.model,
+    dims: vector.values.length,
+  });
 }
 
 export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {

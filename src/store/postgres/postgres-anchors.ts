@@ -1,0 +1,220 @@
+/**
+ * Code anchors in the PostgreSQL store (schema v3, the SQLite v5 design): one `anchor_sets` row per
+ * resolved memory and one `anchors` row per cited path, with the last check of each file anchor cached
+ * on its row. Writes run inside the caller's transaction; a memory's set goes with it (ON DELETE
+ * CASCADE) and with its old content (a trigger), as on SQLite.
+ */
+import type {
+  Anchor,
+  AnchorCheck,
+  AnchorHow,
+  AnchorSet,
+  AnchorSetInput,
+  AnchorVerdict,
+  MentionReason,
+} from '../../core/anchors/anchor.js';
+import { MemoryError } from '../../core/errors.js';
+import type { MemoryId } from '../../core/memory.js';
+import type { AnchorSetWrite, ExportedMemory } from '../store.js';
+import type { PgQueryable } from './pg-like.js';
+import type { PgWriteContext } from './postgres-writes.js';
+
+interface SetRow {
+  memory_id: string;
+  how: string;
+  resolved_at: string;
+}
+
+interface AnchorRow {
+  memory_id: string;
+  position: number;
+  path: string;
+  kind: string;
+  cited_as: string | null;
+  blob_id: string | null;
+  size: string | number | null;
+  commit_id: string | null;
+  source: string | null;
+  symbols: string;
+  why: string | null;
+  checked_at: string | null;
+  check_sig: string | null;
+  check_head: string | null;
+  verdict: string | null;
+}
+
+/** Inserts the set of `memoryId`, which must have none. */
+export async function insertAnchorSet(
+  db: PgQueryable,
+  memoryId: MemoryId,
+  set: AnchorSetInput,
+  at: string,
+): Promise<void> {
+  await db.query('INSERT INTO anchor_sets (memory_id, how, resolved_at) VALUES ($1, $2, $3)', [
+    memoryId,
+    set.how,
+    at,
+  ]);
+  let position = 0;
+  for (const anchor of set.anchors) {
+    const file = anchor.kind === 'file';
+    await db.query(
+      `INSERT INTO anchors (memory_id, position, path, kind, cited_as, blob_id, size, commit_id, source,
+       symbols, why) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        memoryId,
+        position,
+        anchor.path,
+        anchor.kind,
+        file ? anchor.citedAs : null,
+        file ? anchor.blobId : null,
+        file ? anchor.size : null,
+        file ? anchor.commit : null,
+        file ? anchor.source : null,
+        JSON.stringify(file ? anchor.symbols : []),
+        file ? null : anchor.why,
+      ],
+    );
+    position += 1;
+  }
+  if (set.checks !== undefined && set.checks.length > 0) {
+    await recordChecksIn(
+      db,
+      set.checks.map((check) => ({ ...check, memoryId })),
+    );
+  }
+}
+
+/** Sets by memory id, for the ids that have one. */
+export async function readAnchorSets(
+  db: PgQueryable,
+  ids: readonly MemoryId[],
+): Promise<Map<MemoryId, AnchorSet>> {
+  const list = [...new Set(ids)];
+  const sets = (
+    await db.query<SetRow>('SELECT * FROM anchor_sets WHERE memory_id = ANY($1::text[])', [list])
+  ).rows;
+  const rows = (
+    await db.query<AnchorRow>(
+      'SELECT * FROM anchors WHERE memory_id = ANY($1::text[]) ORDER BY memory_id, position',
+      [list],
+    )
+  ).rows;
+  const byMemory = new Map<string, AnchorRow[]>();
+  for (const row of rows) {
+    const bucket = byMemory.get(row.memory_id) ?? [];
+    bucket.push(row);
+    byMemory.set(row.memory_id, bucket);
+  }
+  const out = new Map<MemoryId, AnchorSet>();
+  for (const set of sets) {
+    const anchorRows = byMemory.get(set.memory_id) ?? [];
+    out.set(set.memory_id, {
+      memoryId: set.memory_id,
+      how: set.how as AnchorHow,
+      resolvedAt: set.resolved_at,
+      anchors: anchorRows.map(toAnchor),
+      checks: anchorRows.flatMap((row) => toCheck(row) ?? []),
+    });
+  }
+  return out;
+}
+
+/** Replaces sets with their audit entries; NOT_FOUND for an unknown memory. */
+export async function saveAnchorSetsIn(
+  ctx: PgWriteContext,
+  writes: readonly AnchorSetWrite[],
+): Promise<AnchorSet[]> {
+  for (const write of writes) {
+    const exists = await ctx.db.query('SELECT 1 FROM memories WHERE id = $1 FOR UPDATE', [
+      write.memoryId,
+    ]);
+    if (exists.rows.length === 0) {
+      throw new MemoryError(
+        'NOT_FOUND',
+        `No memory ${write.memoryId}; run \`mnemo list\` to see ids.`,
+      );
+    }
+    const existing = await ctx.db.query('SELECT 1 FROM anchor_sets WHERE memory_id = $1', [
+      write.memoryId,
+    ]);
+    // A backfill only fills what is pending: a set written meanwhile (a re-verification) wins.
+    if (existing.rows.length > 0 && write.action === 'backfill') continue;
+    await ctx.db.query('DELETE FROM anchor_sets WHERE memory_id = $1', [write.memoryId]);
+    await insertAnchorSet(ctx.db, write.memoryId, write.set, ctx.at);
+    if (write.action !== 'reverify') continue;
+    ctx.audit.add(ctx.at, 'reverify', write.memoryId, {
+      ...write.detail,
+      anchors: write.set.anchors.filter((a) => a.kind === 'file').length,
+      mentions: write.set.anchors.filter((a) => a.kind === 'mention').length,
+    });
+  }
+  const sets = await readAnchorSets(
+    ctx.db,
+    writes.map((write) => write.memoryId),
+  );
+  return writes.flatMap((write) => sets.get(write.memoryId) ?? []);
+}
+
+/** Caches verdicts on their anchor rows; rows that no longer exist are skipped. */
+export async function recordChecksIn(
+  db: PgQueryable,
+  checks: readonly AnchorCheck[],
+): Promise<void> {
+  for (const check of checks) {
+    await db.query(
+      `UPDATE anchors SET checked_at = $1, check_sig = $2, check_head = $3, verdict = $4
+       WHERE memory_id = $5 AND path = $6 AND kind = 'file'`,
+      [
+        check.checkedAt,
+        check.signature,
+        check.head,
+        JSON.stringify(check.verdict),
+        check.memoryId,
+        check.path,
+      ],
+    );
+  }
+}
+
+/** The exported form of the sets of `ids` (no cache), keyed by memory. */
+export async function exportAnchorSets(
+  db: PgQueryable,
+  ids: readonly MemoryId[],
+): Promise<Map<MemoryId, NonNullable<ExportedMemory['anchors']>>> {
+  const sets = await readAnchorSets(db, ids);
+  return new Map(
+    [...sets].map(([id, set]) => [
+      id,
+      { how: set.how, resolvedAt: set.resolvedAt, anchors: set.anchors },
+    ]),
+  );
+}
+
+function toAnchor(row: AnchorRow): Anchor {
+  if (row.kind === 'mention') {
+    return { kind: 'mention', path: row.path, why: (row.why ?? 'missing') as MentionReason };
+  }
+  return {
+    kind: 'file',
+    path: row.path,
+    citedAs: row.cited_as,
+    blobId: row.blob_id ?? '',
+    size: Number(row.size ?? 0),
+    commit: row.commit_id,
+    source: row.source === 'commit' ? 'commit' : 'worktree',
+    symbols: JSON.parse(row.symbols) as string[],
+  };
+}
+
+function toCheck(row: AnchorRow): AnchorCheck | undefined {
+  if (row.kind !== 'file' || row.checked_at === null || row.verdict === null) return undefined;
+  return {
+    memoryId: row.memory_id,
+    path: row.path,
+    checkedAt: row.checked_at,
+    signature: row.check_sig ?? '',
+    head: row.check_head,
+    verdict: JSON.parse(row.verdict) as AnchorVerdict,
+  };
+}

@@ -10,6 +10,8 @@ import {
   GATE_REASONS,
   type GateReason,
   isMemoryId,
+  type Memory,
+  type MemoryId,
   type MemoryVector,
   type NewMemory,
   normaliseContent,
@@ -243,4 +245,64 @@ export function assertMergeDetail(detail: unknown): void {
   if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) {
     throw new MemoryError('INVALID_INPUT', 'Merge detail must be a JSON object.');
   }
+}
+
+/** The row of a new memory: the writer's validated fields plus what the store derives. */
+export function newMemoryRow(
+  prepared: PreparedMemory,
+  id: MemoryId,
+  at: string,
+  supersedes: MemoryId | null,
+  author: Author | undefined,
+): Memory {
+  const { fields } = prepared;
+  return {
+    id,
+    content: fields.content,
+    projectKey: fields.projectKey,
+    visibility: fields.visibility,
+    kind: fields.kind,
+    tags: fields.tags as string[],
+    origin: fields.origin,
+    originTool: fields.originTool,
+    sessionId: fields.sessionId,
+    createdAt: at,
+    updatedAt: at,
+    lastAccessedAt: null,
+    accessCount: 0,
+    heatBase: fields.heatBase,
+    pinned: fields.pinned,
+    supersedes,
+    supersededBy: null,
+    contentHash: prepared.hash,
+    embeddingModel: null,
+    trustBand: trustBand(parseOriginClass(fields.origin)),
+    tainted: fields.tainted,
+    quarantine: fields.quarantine,
+    redactions: fields.redactions,
+    gateReason: fields.gateReason,
+    authorUser: author?.user ?? null,
+    authorHost: author?.host ?? null,
+    teamVisible: fields.teamVisible,
+  };
+}
+
+/** The audit detail of a new memory (`remember` or `supersede`). */
+export function newMemoryAudit(memory: Memory, prepared: PreparedMemory): Record<string, unknown> {
+  return {
+    contentHash: memory.contentHash,
+    projectKey: memory.projectKey,
+    kind: memory.kind,
+    origin: memory.origin,
+    visibility: memory.visibility,
+    supersedes: memory.supersedes,
+    vectorModel: prepared.vector?.model ?? null,
+    trustBand: memory.trustBand,
+    tainted: memory.tainted,
+    quarantine: memory.quarantine,
+    redactions: memory.redactions,
+    gateReason: memory.gateReason,
+    anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
+    teamVisible: memory.teamVisible,
+  };
 }

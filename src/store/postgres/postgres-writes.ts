@@ -6,12 +6,18 @@
  */
 import { MemoryError } from '../../core/errors.js';
 import { isMemoryId, type Memory, type MemoryId, validateNewMemory } from '../../core/memory.js';
-import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
-import { ACCESS_BATCH, type Author, earnsHeat, type PreparedMemory } from '../write-rules.js';
+import {
+  ACCESS_BATCH,
+  type Author,
+  earnsHeat,
+  newMemoryAudit,
+  newMemoryRow,
+  type PreparedMemory,
+} from '../write-rules.js';
 import type { PgQueryable } from './pg-like.js';
 import { insertAnchorSet } from './postgres-anchors.js';
 import type { AuditBuffer } from './postgres-audit.js';
@@ -96,56 +102,17 @@ async function insertNew(
   id: MemoryId = ctx.ids.next(),
 ): Promise<Memory> {
   if (!isMemoryId(id)) throw new Error(`IdSource produced "${id}", which is not a ULID`);
-  const { fields } = prepared;
-  const memory: Memory = {
-    id,
-    content: fields.content,
-    projectKey: fields.projectKey,
-    visibility: fields.visibility,
-    kind: fields.kind,
-    tags: fields.tags as string[],
-    origin: fields.origin,
-    originTool: fields.originTool,
-    sessionId: fields.sessionId,
-    createdAt: ctx.at,
-    updatedAt: ctx.at,
-    lastAccessedAt: null,
-    accessCount: 0,
-    heatBase: fields.heatBase,
-    pinned: fields.pinned,
-    supersedes,
-    supersededBy: null,
-    contentHash: prepared.hash,
-    embeddingModel: null,
-    trustBand: trustBand(parseOriginClass(fields.origin)),
-    tainted: fields.tainted,
-    quarantine: fields.quarantine,
-    redactions: fields.redactions,
-    gateReason: fields.gateReason,
-    authorUser: ctx.author?.user ?? null,
-    authorHost: ctx.author?.host ?? null,
-    teamVisible: fields.teamVisible,
-  };
+  const memory = newMemoryRow(prepared, id, ctx.at, supersedes, ctx.author);
   const seq = await insertMemoryRow(ctx.db, memory);
   if (prepared.vector !== undefined)
     await putVector(ctx.db, ctx.vectors, seq, null, prepared.vector);
   if (prepared.anchors !== undefined) await insertAnchorSet(ctx.db, id, prepared.anchors, ctx.at);
-  ctx.audit.add(ctx.at, supersedes === null ? 'remember' : 'supersede', id, {
-    contentHash: memory.contentHash,
-    projectKey: memory.projectKey,
-    kind: memory.kind,
-    origin: memory.origin,
-    visibility: memory.visibility,
-    supersedes,
-    vectorModel: prepared.vector?.model ?? null,
-    trustBand: memory.trustBand,
-    tainted: memory.tainted,
-    quarantine: memory.quarantine,
-    redactions: memory.redactions,
-    gateReason: memory.gateReason,
-    anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
-    teamVisible: memory.teamVisible,
-  });
+  ctx.audit.add(
+    ctx.at,
+    supersedes === null ? 'remember' : 'supersede',
+    id,
+    newMemoryAudit(memory, prepared),
+  );
   return reread(ctx.db, id);
 }
 

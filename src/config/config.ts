@@ -109,7 +109,10 @@ function buildFileSchema() {
     databaseUrl: v.optional(
       v.pipe(
         v.string(),
-        v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL, e.g. "postgres://user:pw@db:5432/mnemo"'),
+        v.regex(
+          /^postgres(ql)?:\/\/\S+$/,
+          'must be a postgres:// URL, e.g. "postgres://user:pw@db:5432/mnemo"',
+        ),
       ),
     ),
     author: v.optional(

@@ -15,6 +15,7 @@ import { createLogger, type Logger, type TextSink } from '../log/log.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import { resolveProject } from '../project/project-key.js';
+import { tallyCounter } from '../spool/spool-tally.js';
 import type { MemoryStore } from '../store/store.js';
 import type { Author } from '../store/write-rules.js';
 
@@ -25,6 +26,11 @@ export interface App {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly log: Logger;
+  /**
+   * Keeps a telemetry counter for later when the store cannot take it now (busy): a tally file in the
+   * spool, folded in by the next drain. False (logged) when that fails too. See spool/spool-tally.ts.
+   */
+  countLater(counter: string, count?: number): boolean;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,7 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
     clock,
     ids,
     log,
+    countLater: (counter, count) => tallyCounter(config, counter, log, count),
     async close() {
       if (closed) return;
       closed = true;

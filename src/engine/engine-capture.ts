@@ -12,6 +12,7 @@ import { isMemoryError } from '../core/errors.js';
 import { appendSpool } from '../spool/append-spool.js';
 import { applySpoolRecord } from '../spool/apply-spool-record.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
+import { countAfterCommit } from '../spool/spool-tally.js';
 import type { CaptureResult } from './engine-protocol.js';
 
 export interface CaptureHandlerOptions {
@@ -30,7 +31,6 @@ export function createCaptureHandler(
   return async (entry) => {
     try {
       await applySpoolRecord(entry, app);
-      if (entry.type === 'tool_result') await app.store.bumpCounter('capture.handed_off');
     } catch (error) {
       if (!isMemoryError(error, 'STORE_BUSY') && !isMemoryError(error, 'STORE_UNAVAILABLE')) {
         throw error;
@@ -42,6 +42,9 @@ export function createCaptureHandler(
       });
       return { outcome: spooled.spooled ? 'spooled' : 'refused' };
     }
+    // After the commit, and never able to fail it: a counter error must not make a stored capture
+    // look unstored (it would be spooled and applied a second time).
+    if (entry.type === 'tool_result') await countAfterCommit(app, 'capture.handed_off');
     options.afterApply?.();
     return { outcome: 'stored' };
   };

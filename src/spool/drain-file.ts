@@ -26,6 +26,7 @@ import { MAX_SPOOL_FILE_BYTES } from './append-spool.js';
 import { applySpoolRecord } from './apply-spool-record.js';
 import type { SpoolPaths } from './spool-paths.js';
 import { type SpoolRecord, spoolRecordSchema } from './spool-record.js';
+import { countAfterCommit } from './spool-tally.js';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -115,8 +116,9 @@ export function progressName(name: string): string {
   return name.replace(/\.jsonl$/, '.progress');
 }
 
-async function count(app: App, name: string): Promise<void> {
-  await app.store.bumpCounter(name);
+/** A drain counter: never throws, so a busy store cannot make the drain re-apply an entry (spool-tally.ts). */
+function count(app: App, name: string): Promise<void> {
+  return countAfterCommit(app, name);
 }
 
 /** Drains one claimed file. False when the drain must stop (store out of reach, or asked to). */
@@ -185,7 +187,6 @@ export async function drainFile(
       let status = 'applied';
       try {
         await apply(record, app);
-        if (record.type === 'tool_result') await count(app, 'capture.spooled');
       } catch (error) {
         if (isMemoryError(error, 'STORE_BUSY') || isMemoryError(error, 'STORE_UNAVAILABLE')) {
           report.stopped = 'store_busy';
@@ -209,6 +210,8 @@ export async function drainFile(
       writeSync(progress, `${record.id} ${status}\n`);
       fsyncSync(progress);
       applied.add(record.id);
+      if (status === 'applied' && record.type === 'tool_result')
+        await count(app, 'capture.spooled');
     }
   } finally {
     closeSync(progress);

@@ -1,9 +1,17 @@
 /**
- * Counters a hook keeps without opening the store: a capture the policy skips, from a tool that does not
- * taint, asks nothing of the store but its `capture.skipped.<reason>` counter, and opening the store for
- * that would cost a skipped Read most of its run (docs/benchmarks.md, "Hook latency"). Such a hook adds
- * one byte to `spool/<counter>.tally`; the engine's next drain (or `mnemo stats`) claims the file by
- * renaming it and adds its size to the counter, on the day it is folded in. Counter names come from a
+ * Counters kept in tally files instead of the store, folded in later by the engine's drain (or `mnemo
+ * stats`), on the day they are folded:
+ *
+ * - A capture the policy skips, from a tool that does not taint, asks nothing of the store but its
+ *   `capture.skipped.<reason>` counter, and opening the store for that would cost a skipped Read most of
+ *   its run (docs/benchmarks.md, "Hook latency"): such a hook adds one byte to
+ *   `spool/<counter>.tally`.
+ * - A counter that follows a committed change (a write's `write.stored`, the engine's
+ *   `capture.handed_off`, the drain's `capture.spooled`) and meets a busy store is tallied rather than
+ *   lost, and never turns the committed change into a failure the caller would retry (a retry would
+ *   apply the change twice).
+ *
+ * The fold claims a file by renaming it and adds its size to the counter. Counter names come from a
  * closed list and are checked on both sides; a tally file stops growing at 1 MiB.
  */
 import { appendFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -14,16 +22,32 @@ import { monotonicFactory } from 'ulid';
 import type { App } from '../app/open-app.js';
 import type { Config } from '../config/config.js';
 import { SKIP_REASONS, type SkipReason } from '../core/capture/capture-policy.js';
+import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
 import { ensurePrivateDir } from '../platform/private-fs.js';
+import { REJECT_REASONS } from '../write/write-types.js';
 import { spoolPaths } from './spool-paths.js';
 
 /** A tally file stops growing here: it is a counter, not a log. */
 export const MAX_TALLY_BYTES = 1024 * 1024;
 
-const SKIP_COUNTER = /^capture\.skipped\.([a-z_]+)$/;
-const TALLY_FILE = /^(capture\.skipped\.[a-z_]+)\.tally$/;
-const CLAIMED_FILE = /^(capture\.skipped\.[a-z_]+)~[0-9A-HJKMNP-TV-Z]{26}\.tally$/;
+/** Every counter a tally file may carry: a closed list, checked when tallying and when folding. */
+const TALLY_COUNTERS: ReadonlySet<string> = new Set([
+  ...SKIP_REASONS.map((reason) => `capture.skipped.${reason}`),
+  ...REJECT_REASONS.map((reason) => `capture.skipped.${reason}`),
+  ...REJECT_REASONS.map((reason) => `write.rejected.${reason}`),
+  'write.stored',
+  'write.merged',
+  'write.claims_ignored',
+  'capture.spooled',
+  'capture.handed_off',
+  'spool.torn',
+  'spool.invalid',
+  'spool.failed',
+  'spool.refused_file',
+]);
+const TALLY_FILE = /^([a-z_]+(?:\.[a-z_]+)+)\.tally$/;
+const CLAIMED_FILE = /^([a-z_]+(?:\.[a-z_]+)+)~[0-9A-HJKMNP-TV-Z]{26}\.tally$/;
 let idFactory: ReturnType<typeof monotonicFactory> | undefined;
 /** A monotonic ULID. The factory is made on first use: making it loads the OS random source. */
 function nextId(seedTime?: number): string {
@@ -31,29 +55,62 @@ function nextId(seedTime?: number): string {
   return idFactory(seedTime);
 }
 
-/** Adds one byte to `file` unless it is at its cap. Throws file-system errors. */
-export function appendTallyByte(file: string): void {
+/** Adds `count` bytes (default one) to `file`, up to its cap. Throws file-system errors. */
+export function appendTallyByte(file: string, count = 1): void {
   const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-  if (size < MAX_TALLY_BYTES) appendFileSync(file, '.', { mode: 0o600 });
+  const room = Math.min(Math.max(0, Math.floor(count)), MAX_TALLY_BYTES - size);
+  if (room > 0) appendFileSync(file, '.'.repeat(room), { mode: 0o600 });
+}
+
+/**
+ * Adds `count` to `counter` in its tally file. False (logged) for a counter outside the list or when the
+ * spool directory is unusable (a full disk, say): the count is then lost, and the log says so.
+ */
+export function tallyCounter(
+  config: Pick<Config, 'home'>,
+  counter: string,
+  log: Logger,
+  count = 1,
+): boolean {
+  if (!tallied(counter)) {
+    log.warn('spool: counter not counted (not a tally counter)', { counter: counter.slice(0, 64) });
+    return false;
+  }
+  const paths = spoolPaths(config.home);
+  try {
+    ensurePrivateDir(paths.dir);
+    appendTallyByte(join(paths.dir, `${counter}.tally`), count);
+    return true;
+  } catch (error) {
+    log.warn('spool: counter not counted', { counter, count, error: String(error) });
+    return false;
+  }
 }
 
 /** Counts a skipped capture in its tally file. False (logged) when the spool directory is unusable. */
 export function tallySkip(config: Pick<Config, 'home'>, reason: SkipReason, log: Logger): boolean {
-  const paths = spoolPaths(config.home);
+  return tallyCounter(config, `capture.skipped.${reason}`, log);
+}
+
+/**
+ * Adds `count` to `counter` in the store, or, when the store is busy or out of reach, to its tally file
+ * for the next fold. For counters that follow a change already committed: never throws, so the change
+ * is never reported as failed (and retried) because its counter could not be written.
+ */
+export async function countAfterCommit(app: App, counter: string, count = 1): Promise<void> {
   try {
-    ensurePrivateDir(paths.dir);
-    appendTallyByte(join(paths.dir, `capture.skipped.${reason}.tally`));
-    return true;
+    await app.store.bumpCounter(counter, count);
   } catch (error) {
-    log.warn('spool: skip not counted', { reason, error: String(error) });
-    return false;
+    if (isMemoryError(error, 'STORE_BUSY') || isMemoryError(error, 'STORE_UNAVAILABLE')) {
+      if (tallyCounter(app.config, counter, app.log, count)) return;
+    }
+    app.log.warn('counter not recorded', { counter, count, error: String(error) });
   }
 }
 
 /** True when `name` is a counter a tally file may carry. */
 function tallied(counter: string): boolean {
-  const reason = SKIP_COUNTER.exec(counter)?.[1];
-  return reason !== undefined && (SKIP_REASONS as readonly string[]).includes(reason);
+  return TALLY_COUNTERS.has(counter);
 }
 
 /** Tally files waiting in `dir`, the spool directory (cheap: one listing). */

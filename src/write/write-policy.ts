@@ -26,11 +26,15 @@ export function writePolicyFromConfig(
 export const DEFAULT_WRITE_POLICY: WritePolicy = writePolicyFromConfig(CONFIG_DEFAULTS);
 
 /** The write service's dependencies from an opened app. */
-export function writeDepsFrom(app: Pick<App, 'store' | 'clock' | 'log' | 'config'>): WriteDeps {
+export function writeDepsFrom(
+  app: Pick<App, 'store' | 'clock' | 'log' | 'config'> & Partial<Pick<App, 'countLater'>>,
+): WriteDeps {
+  const { countLater } = app;
   return {
     store: app.store,
     clock: app.clock,
     log: app.log,
     policy: writePolicyFromConfig(app.config),
+    ...(countLater === undefined ? {} : { countLater: (counter) => countLater(counter) }),
   };
 }

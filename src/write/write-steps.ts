@@ -3,6 +3,7 @@
  * anything else reads it, the flood budget count, and the reporter that turns a decision into an outcome,
  * a counter and one log line. None of them ever puts content into a note or a log field.
  */
+import { isMemoryError } from '../core/errors.js';
 import { withinFloodBudget } from '../core/gate/decide-gate.js';
 import { MAX_CONTENT_LENGTH, type Memory, type NewMemory } from '../core/memory.js';
 import { QUARANTINE_STATES } from '../core/memory.js';
@@ -154,7 +155,10 @@ export function createReporter(
     try {
       await deps.store.bumpCounter(name);
     } catch (error) {
-      // Telemetry must not turn a completed write into a failure; the miss itself is logged.
+      // Telemetry must not turn a completed write into a failure (the caller would spool and apply it
+      // again). A busy store gets the count later, through a tally; any other miss is logged.
+      const busy = isMemoryError(error, 'STORE_BUSY') || isMemoryError(error, 'STORE_UNAVAILABLE');
+      if (busy && deps.countLater?.(name) === true) return;
       deps.log.warn('write: counter not recorded', { counter: name, error: String(error) });
     }
   };

@@ -15,6 +15,11 @@ export interface WriteDeps {
   clock: Clock;
   log: Logger;
   policy: WritePolicy;
+  /**
+   * Keeps a counter the store was too busy to take, for a later fold (`App.countLater`). Omitted: such a
+   * counter is logged as lost.
+   */
+  countLater?: (counter: string) => boolean;
 }
 
 /** The write-path settings, from config; defaults live in `write-policy.ts` (`DEFAULT_WRITE_POLICY`). */

@@ -199,7 +199,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
     }
     if (run === undefined) return false;
     spoolTried = true;
-    return spoolAndLog(spec.name, trigger, ctx.log, run);
+    return spoolAndLog(spec.name, trigger, ctx.log, run, () => now() - startedAt);
   };
   /** Spools after `error` when it means the store is out of reach; then starts the engine to drain it. */
   const fallBack = async (error: unknown, config: Config, logger: Logger): Promise<boolean> => {

@@ -56,6 +56,7 @@ export function spoolAndLog(
   trigger: SpoolTrigger,
   log: Logger,
   write: () => SpoolOutcome,
+  elapsedMs?: () => number,
 ): boolean {
   let outcome: SpoolOutcome;
   try {
@@ -65,7 +66,8 @@ export function spoolAndLog(
     return false;
   }
   if (outcome.spooled) {
-    log.info('capture.spooled', { hook, trigger, entries: outcome.entries });
+    // How long the hook had run when its capture was safe: what its deadline is measured against.
+    log.info('capture.spooled', { hook, trigger, entries: outcome.entries, elapsedMs: elapsedMs?.() });
   } else if (outcome.reason === 'nothing_to_store') {
     log.debug('store out of reach; nothing to spool', { hook, trigger });
   } else {

@@ -143,6 +143,11 @@ describe('kill -9 of the engine and of hook processes during a write storm', () 
       500,
     );
     const counts = markerCounts(state.memories, [...acknowledged, ...killed]);
+    console.log(
+      `kill storm ${context}: ${kills.engine} engine kills, ${kills.hook} hook kills, ${kills.missed} missed; ` +
+        `${acknowledged.length} acknowledged, ${killed.length} killed ` +
+        `(${killed.filter((m) => counts.get(m) === 1).length} of those stored anyway)`,
+    );
     const lost = acknowledged.filter((marker) => counts.get(marker) !== 1);
     const doubled = [...counts].filter(([, n]) => n > 1).map(([marker]) => marker);
     expect({ lost, doubled }, context).toEqual({ lost: [], doubled: [] });

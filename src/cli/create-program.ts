@@ -20,6 +20,7 @@ import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
 import type { ServeCliOptions } from './commands/serve.js';
 import { collect, collectChoice, parseCount, parseDuration, parseLimit } from './options.js';
+import { registerStoreCommands } from './store-commands.js';
 
 /** What a parsed command line asks for. */
 export interface ParsedCommand {
@@ -182,6 +183,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     );
 
   registerAnchorCommands(program, on);
+  registerStoreCommands(program, on);
 
   program
     .command('review')
@@ -255,21 +257,6 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     );
 
   program
-    .command('migrate-store')
-    .description('copy the local SQLite store into PostgreSQL (resumable; verified at the end)')
-    .requiredOption(
-      '--to <url>',
-      'the PostgreSQL URL, postgres://user:password@host:5432/db?schema=mnemo',
-    )
-    .option('--json', 'print the report as JSON')
-    .action((options: { to: string; json?: boolean }) =>
-      on('migrate-store', [], options, async (ctx) => {
-        const { migrateStore } = await import('./commands/migrate-store.js');
-        await migrateStore(ctx, options);
-      }),
-    );
-
-  program
     .command('ledger')
     .description(
       'what session start and prompt recall injected, with token cost per session and day',
@@ -281,19 +268,6 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       on('ledger', [], options, async (ctx) => {
         const { ledger } = await import('./commands/ledger.js');
         await ledger(ctx, options);
-      }),
-    );
-
-  program
-    .command('doctor')
-    .description(
-      'check the install end to end and say how to fix what fails (exit 0 only when all pass)',
-    )
-    .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) =>
-      on('doctor', [], options, async (ctx) => {
-        const { doctor } = await import('./commands/doctor.js');
-        await doctor(ctx, options);
       }),
     );
 

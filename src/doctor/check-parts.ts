@@ -33,8 +33,12 @@ export async function checkStore(app: App) {
   if (problems.length > 0) {
     return fail(
       `${backend} store ${location} (schema v${version}) has ${problems.length} problem(s): ${problems.slice(0, 5).join('; ')}`,
-      'Stop Claude Code sessions and back the store up (copy the file, or pg_dump the schema), then ' +
-        '`mnemo export` what still reads and `mnemo import` it into a fresh store.',
+      app.config.databaseUrl === null
+        ? 'Stop Claude Code sessions and the engine (`mnemo serve --stop`), then run `mnemo restore`: it ' +
+            'keeps this file aside and restores the newest backup that passes its check. Without a ' +
+            'backup, `mnemo export` what still reads and `mnemo import` it into a fresh store.'
+        : 'Stop Claude Code sessions and back the schema up (pg_dump), then `mnemo export` what still ' +
+            'reads and `mnemo import` it into a fresh store, or restore with the server’s own tools.',
       data,
     );
   }

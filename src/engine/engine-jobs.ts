@@ -2,9 +2,11 @@
  * The engine's background work, one bounded step per tick: drain the capture spool, then embed one
  * batch of memories that have no vector of the engine's model (every capture: hooks never embed). A
  * failing step is logged and retried on a later tick; a busy store only postpones it. An embedder that
- * cannot load is dropped for the rest of the run (recall then runs without the vector leg).
+ * cannot load is dropped for the rest of the run (recall then runs without the vector leg). About once
+ * an hour it also checks whether the daily backup of a SQLite store is due (app/store-backups.ts).
  */
 import type { App } from '../app/open-app.js';
+import { type StoreBackups, storeBackups } from '../app/store-backups.js';
 import { isMemoryError } from '../core/errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import { embedPending } from '../retrieval/embed-pending.js';
@@ -33,6 +35,9 @@ export interface EngineJobsOptions {
   batchSize: number;
 }
 
+/** How often the engine asks whether a daily backup is due (it takes one only when a day has passed). */
+export const BACKUP_CHECK_MS = 60 * 60 * 1000;
+
 /** Memories that yield no vector are listed again each tick; this many are stepped over at most. */
 const MAX_STUCK = 1000;
 
@@ -42,6 +47,25 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
   let embedder = options.embedder;
   let stuck = 0;
   let draining: Promise<DrainReport> | undefined;
+  let backups: Promise<StoreBackups | null> | undefined;
+  let nextBackupCheck = 0;
+
+  // A failed backup is logged and retried at the next check; it never stops the engine's other work.
+  const backupIfDue = async (): Promise<void> => {
+    const now = app.clock.now().getTime();
+    if (now < nextBackupCheck) return;
+    nextBackupCheck = now + BACKUP_CHECK_MS;
+    try {
+      backups ??= storeBackups(app.config);
+      const store = await backups;
+      const report = store === null ? undefined : store.takeDailyIfDue(app.clock);
+      if (report !== undefined && report.taken !== null) {
+        app.log.info('engine: daily backup', { path: report.taken, removed: report.removed });
+      }
+    } catch (error) {
+      app.log.error('engine: daily backup failed', { error: String(error) });
+    }
+  };
 
   const drainNow = async (): Promise<DrainReport> => {
     while (draining !== undefined) await draining.catch(() => undefined);
@@ -95,6 +119,7 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
         }
       }
       if (embedded > 0) app.log.debug('engine: embedded', { embedded });
+      await backupIfDue();
       return { drained, embedded, more };
     },
     drainNow,

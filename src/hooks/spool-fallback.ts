@@ -67,7 +67,12 @@ export function spoolAndLog(
   }
   if (outcome.spooled) {
     // How long the hook had run when its capture was safe: what its deadline is measured against.
-    log.info('capture.spooled', { hook, trigger, entries: outcome.entries, elapsedMs: elapsedMs?.() });
+    log.info('capture.spooled', {
+      hook,
+      trigger,
+      entries: outcome.entries,
+      elapsedMs: elapsedMs?.(),
+    });
   } else if (outcome.reason === 'nothing_to_store') {
     log.debug('store out of reach; nothing to spool', { hook, trigger });
   } else {

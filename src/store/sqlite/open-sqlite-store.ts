@@ -1,8 +1,9 @@
 /**
  * Opens the SQLite memory store: the only module that imports `better-sqlite3` and `sqlite-vec`. It
  * creates the directory (0700) and file (0600) if missing, sets the PRAGMAs, loads sqlite-vec, applies
- * migrations (backup first) and hands a `SqliteLike` to `SqliteMemoryStore`. Replacing the driver with
- * `node:sqlite` means changing this file only.
+ * migrations (backup first, older pre-migration backups rotated) and hands a `SqliteLike` to
+ * `SqliteMemoryStore`. `connectSqlite` gives the backups (sqlite-backup.ts) a bare connection. Replacing
+ * the driver with `node:sqlite` means changing this file only.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import type { IdSource } from '../../ports/ids.js';
 import { ulidSource } from '../default-ids.js';
 import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
+import { rotateBackups } from './sqlite-backup-files.js';
 import { configureConnection } from './sqlite-connection.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
@@ -72,18 +74,16 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const created = onDisk && !existsSync(path);
-  let raw: Database.Database;
+  let db: SqliteLike;
   try {
-    raw = new Database(path, { timeout: busyTimeoutMs });
+    db = connectSqlite(path, { timeoutMs: busyTimeoutMs });
   } catch (error) {
     throw translateSqliteError(error, path);
   }
   try {
     // Memories can hold private notes; SQLite gives -wal/-shm the main file's permissions.
     if (created) chmodSync(path, 0o600);
-    const db = asSqliteLike(raw);
     configureConnection(db, busyTimeoutMs);
-    sqliteVec.load(raw);
     assertAuthor(options.author);
     const report = migrate(db, {
       path,
@@ -92,6 +92,7 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       views: VIEWS,
       rekeyProject: options.rekeyProject,
     });
+    if (report.backupPath !== null) rotateBackups(path);
     return new SqliteMemoryStore({
       db,
       path,
@@ -102,9 +103,34 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       author: options.author,
     });
   } catch (error) {
-    raw.close();
+    db.close();
     throw translateSqliteError(error, path);
   }
+}
+
+export interface ConnectOptions {
+  /** How long a statement waits for another process's lock (ms). */
+  timeoutMs?: number;
+  /** Refuse writes on this connection (backups read the live store this way). */
+  readonly?: boolean;
+  /** Fail instead of creating a missing file. */
+  fileMustExist?: boolean;
+}
+
+/** Opens `path` (created unless `fileMustExist`/`readonly`) with sqlite-vec loaded. Throws driver errors. */
+export function connectSqlite(path: string, options: ConnectOptions = {}): SqliteLike {
+  const raw = new Database(path, {
+    timeout: options.timeoutMs ?? 5000,
+    readonly: options.readonly === true,
+    fileMustExist: options.fileMustExist === true || options.readonly === true,
+  });
+  try {
+    sqliteVec.load(raw);
+  } catch (error) {
+    raw.close();
+    throw error;
+  }
+  return asSqliteLike(raw);
 }
 
 // Statements are reused by SQL text: preparing costs more than running most of ours. The cache is

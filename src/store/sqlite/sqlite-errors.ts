@@ -52,8 +52,8 @@ export function translateSqliteError(error: unknown, path: string): unknown {
       return new MemoryError(
         'STORE_CORRUPT',
         `The memory store ${path} is damaged or is not a mnemo database. Nothing was read from it. ` +
-          `Backups taken before migrations sit beside it as ${path}.bak-v*; move the damaged file ` +
-          'aside and restore one, or point MNEMO_HOME at another directory.',
+          `Backups sit beside it as ${path}.bak-*: stop the engine (\`mnemo serve --stop\`) and run ` +
+          '`mnemo restore` (it keeps the damaged file aside), or point MNEMO_HOME at another directory.',
         { cause: error, details: { path } },
       );
     case SQLITE_CANTOPEN:

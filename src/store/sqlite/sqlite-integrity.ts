@@ -15,7 +15,13 @@ export function integrityProblems(db: SqliteLike): string[] {
   const pages = db.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[];
   const pageLines = pages.map((row) => row.integrity_check);
   if (pageLines.join() !== 'ok') problems.push(...pageLines.map((line) => `pages: ${line}`));
-  for (const table of FTS_TABLES) {
+  // A backup taken before a migration lacks the tables later versions add: check what it has.
+  const present = new Set(
+    (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((row) => row.name),
+  );
+  for (const table of FTS_TABLES.filter((name) => present.has(name))) {
     try {
       // rank = 1 also compares an external-content index with its content table.
       db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`);
@@ -23,9 +29,9 @@ export function integrityProblems(db: SqliteLike): string[] {
       problems.push(`${table}: ${(error as Error).message}`);
     }
   }
-  const spaces = db.prepare('SELECT table_name AS name FROM vector_spaces').all() as {
-    name: string;
-  }[];
+  const spaces = present.has('vector_spaces')
+    ? (db.prepare('SELECT table_name AS name FROM vector_spaces').all() as { name: string }[])
+    : [];
   for (const { name } of spaces) {
     const orphans = db
       .prepare(`SELECT count(*) AS n FROM ${name} WHERE rowid NOT IN (SELECT seq FROM memories)`)

@@ -6,10 +6,10 @@
  * store at once: the version is re-read under the write lock.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 
 import { MemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
+import { backupTarget } from './sqlite-backup-files.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import type { SqliteLike } from './sqlite-like.js';
 import type { Migration, ViewDefinition } from './sqlite-schema.js';
@@ -187,9 +187,7 @@ function verifyChecksums(
 }
 
 function backup(db: SqliteLike, path: string, from: number, clock: Clock): string {
-  const stamp = clock.now().toISOString().replace(/[-:.]/g, '');
-  let target = `${path}.bak-v${from}-${stamp}`;
-  for (let n = 2; existsSync(target); n += 1) target = `${path}.bak-v${from}-${stamp}-${n}`;
+  const target = backupTarget(path, `v${from}`, clock.now());
   try {
     db.prepare('VACUUM INTO ?').run(target);
   } catch (error) {

@@ -79,7 +79,8 @@ describe('openSqliteStore', () => {
     const error = await rejection(openSqliteStore({ path }));
     expect(isMemoryError(error, 'STORE_CORRUPT')).toBe(true);
     expect((error as Error).message).toContain('is damaged or is not a mnemo database');
-    expect((error as Error).message).toContain(`${path}.bak-v*`);
+    expect((error as Error).message).toContain(`${path}.bak-*`);
+    expect((error as Error).message).toContain('`mnemo restore`');
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 

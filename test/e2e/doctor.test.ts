@@ -5,22 +5,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
+import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines } from '../helpers/engine-process.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 
 const newHome = useTestHomes();
 const engines = useEngines();
-
-interface DoctorJson {
-  ok: boolean;
-  checks: {
-    name: string;
-    ok: boolean;
-    detail: string;
-    fix?: string;
-    data?: Record<string, unknown>;
-  }[];
-}
 
 /** A home whose embedder is the fast hash model, so the check does not load a neural model. */
 function home(): TestHome {
@@ -29,17 +19,6 @@ function home(): TestHome {
   // The doctor starts an engine when none runs; it is killed after the test.
   engines.watch(h);
   return h;
-}
-
-async function doctorJson(h: TestHome): Promise<{ code: number | null; report: DoctorJson }> {
-  const result = await h.run(['doctor', '--json']);
-  return { code: result.code, report: JSON.parse(result.stdout) as DoctorJson };
-}
-
-function check(report: DoctorJson, name: string) {
-  const found = report.checks.find((c) => c.name === name);
-  if (found === undefined) throw new Error(`no check named ${name}`);
-  return found;
 }
 
 describe('mnemo doctor', () => {
@@ -51,13 +30,13 @@ describe('mnemo doctor', () => {
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(code).toBe(0);
-    expect(check(report, 'store').data).toMatchObject({ problems: [] });
-    expect(check(report, 'capture (24h)').data).toMatchObject({ stored: 1 });
-    expect(check(report, 'embedder').detail).toContain('hash');
-    expect(check(report, 'engine').detail).toMatch(/^started on demand \(pid \d+/);
+    expect(doctorCheck(report, 'store').data).toMatchObject({ problems: [] });
+    expect(doctorCheck(report, 'capture (24h)').data).toMatchObject({ stored: 1 });
+    expect(doctorCheck(report, 'embedder').detail).toContain('hash');
+    expect(doctorCheck(report, 'engine').detail).toMatch(/^started on demand \(pid \d+/);
     // The engine it started keeps running (until its idle exit): a second run finds it.
     const again = await doctorJson(h);
-    expect(check(again.report, 'engine').detail).toMatch(/^running \(pid \d+/);
+    expect(doctorCheck(again.report, 'engine').detail).toMatch(/^running \(pid \d+/);
   });
 
   it('fails on a home without the Claude Code registration and says to run mnemo install', async () => {
@@ -69,8 +48,8 @@ describe('mnemo doctor', () => {
     expect(text.stderr).toContain('checks failed: hooks, mcp');
     const { report } = await doctorJson(h);
     expect(report.ok).toBe(false);
-    expect(check(report, 'hooks').fix).toContain('mnemo install');
-    expect(check(report, 'round trip').ok).toBe(true);
+    expect(doctorCheck(report, 'hooks').fix).toContain('mnemo install');
+    expect(doctorCheck(report, 'round trip').ok).toBe(true);
   });
 
   it('fails when the registered hooks point at a binary that no longer exists', async () => {
@@ -79,10 +58,10 @@ describe('mnemo doctor', () => {
     expect((await h.run(['install', '--command', `node ${gone}`])).code).toBe(0);
     const { code, report } = await doctorJson(h);
     expect(code).toBe(1);
-    const hooks = check(report, 'hooks');
+    const hooks = doctorCheck(report, 'hooks');
     expect(hooks.ok).toBe(false);
     expect(hooks.detail).toContain(`${gone}, which does not exist`);
-    expect(check(report, 'mcp').ok).toBe(false);
+    expect(doctorCheck(report, 'mcp').ok).toBe(false);
   });
 
   it('fails on a store whose audit chain was edited and names the broken entry', async () => {
@@ -95,7 +74,7 @@ describe('mnemo doctor', () => {
     db.close();
     const { code, report } = await doctorJson(h);
     expect(code).toBe(1);
-    const store = check(report, 'store');
+    const store = doctorCheck(report, 'store');
     expect(store.ok).toBe(false);
     expect(store.detail).toContain('audit chain breaks at entry 1');
     expect(store.fix).toContain('mnemo export');

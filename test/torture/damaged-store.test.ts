@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { POSTGRES_RESTORE_REFUSAL } from '../../src/app/store-backups.js';
+import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { HOOK_TEST_ENV, hookFixture } from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
@@ -27,31 +28,6 @@ const FACTS = [
   'deploys go out through the blue-green pipeline on Tuesdays',
   'the billing service retries webhooks three times with jitter',
 ];
-
-interface DoctorJson {
-  ok: boolean;
-  checks: {
-    name: string;
-    ok: boolean;
-    detail: string;
-    fix?: string;
-    data?: Record<string, unknown>;
-  }[];
-}
-
-function check(report: DoctorJson, name: string) {
-  const found = report.checks.find((c) => c.name === name);
-  if (found === undefined) throw new Error(`no check named ${name}: ${JSON.stringify(report)}`);
-  return found;
-}
-
-async function doctorJson(
-  t: TestHome,
-  extra: string[] = [],
-): Promise<{ code: number | null; report: DoctorJson }> {
-  const result = await t.run(['doctor', '--json', ...extra]);
-  return { code: result.code, report: JSON.parse(result.stdout) as DoctorJson };
-}
 
 function dailyBackups(t: TestHome): string[] {
   // Only a finished copy: the engine checks it under a temporary name first.
@@ -141,8 +117,8 @@ async function restoreAndVerify(t: TestHome, backup: string, damaged: Buffer) {
   expect(state.memories.map((m) => m.content).sort()).toEqual([...FACTS].sort());
 
   const { report } = await doctorJson(t, ['--verify']);
-  expect(check(report, 'store')).toMatchObject({ ok: true, data: { problems: [] } });
-  const backups = check(report, 'backups');
+  expect(doctorCheck(report, 'store')).toMatchObject({ ok: true, data: { problems: [] } });
+  const backups = doctorCheck(report, 'backups');
   expect(backups.ok).toBe(true);
   expect(backups.detail).toContain(`\`mnemo restore\` would use ${backup}`);
   expect(backups.detail).toMatch(/audit chain of \d+ entries verified/);
@@ -157,10 +133,10 @@ describe('a damaged database file', () => {
 
     const { code, report } = await doctorJson(t);
     expect(code).toBe(1);
-    const store = check(report, 'store');
+    const store = doctorCheck(report, 'store');
     expect(store.ok).toBe(false);
     expect(store.fix).toContain('mnemo restore');
-    expect(check(report, 'backups').detail).toContain('1 beside the store');
+    expect(doctorCheck(report, 'backups').detail).toContain('1 beside the store');
 
     await restoreAndVerify(t, backup, damaged);
   });

@@ -12,6 +12,7 @@ const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 const SQLITE_CANTOPEN = 14;
 const SQLITE_CONSTRAINT = 19;
+const SQLITE_FULL = 13;
 
 function primaryCode(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -24,6 +25,7 @@ function primaryCode(error: unknown): number | undefined {
   if (code === 'SQLITE_NOTADB') return SQLITE_NOTADB;
   if (code.startsWith('SQLITE_CANTOPEN')) return SQLITE_CANTOPEN;
   if (code.startsWith('SQLITE_CONSTRAINT')) return SQLITE_CONSTRAINT;
+  if (code === 'SQLITE_FULL') return SQLITE_FULL;
   return undefined;
 }
 
@@ -33,7 +35,8 @@ export function isConstraintError(error: unknown): boolean {
 }
 
 /**
- * Maps BUSY/LOCKED to STORE_BUSY, CORRUPT/NOTADB to STORE_CORRUPT and CANTOPEN to STORE_UNAVAILABLE;
+ * Maps BUSY/LOCKED to STORE_BUSY, CORRUPT/NOTADB to STORE_CORRUPT, CANTOPEN and FULL (disk full) to
+ * STORE_UNAVAILABLE;
  * returns anything else as is.
  */
 export function translateSqliteError(error: unknown, path: string): unknown {
@@ -55,6 +58,14 @@ export function translateSqliteError(error: unknown, path: string): unknown {
           `Backups sit beside it as ${path}.bak-*: stop the engine (\`mnemo serve --stop\`) and run ` +
           '`mnemo restore` (it keeps the damaged file aside), or point MNEMO_HOME at another directory.',
         { cause: error, details: { path } },
+      );
+    case SQLITE_FULL:
+      // SQLite rolls the transaction back: nothing of the failed write is in the file.
+      return new MemoryError(
+        'STORE_UNAVAILABLE',
+        `The disk holding the memory store ${path} is full. Nothing of this write was stored (it was ` +
+          'rolled back); free some space and retry.',
+        { cause: error, details: { path, reason: 'disk_full' } },
       );
     case SQLITE_CANTOPEN:
       return new MemoryError(

@@ -90,6 +90,7 @@ describe('fuzzed hook payloads', () => {
     const failures: string[] = [];
     const kinds = new Map<string, number>();
     let deadlines = 0;
+    let slowest = 0;
     for (const [index, fuzz] of cases.entries()) {
       kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
       let stdout = '';
@@ -110,6 +111,7 @@ describe('fuzzed hook payloads', () => {
       });
       const elapsed = Date.now() - started;
       if (exitedAtDeadline) deadlines += 1;
+      slowest = Math.max(slowest, elapsed);
       // The deadline timer fires on time only when the event loop is free; a synchronous step (a
       // SQLite busy wait, a regex over a large field) can hold it, so allow one busy timeout of slack.
       const late = elapsed > DEADLINE_MS + 1000;
@@ -122,7 +124,7 @@ describe('fuzzed hook payloads', () => {
     }
     console.log(
       `hook fuzz seed ${seed}: ${cases.length} cases (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}); ` +
-        `${deadlines} reached the deadline`,
+        `${deadlines} reached the deadline, slowest ${slowest} ms`,
     );
     const state = await storeState(t.home);
     console.log(

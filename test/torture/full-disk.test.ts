@@ -30,8 +30,8 @@ const newHome = useTestHomes();
 const engines = useEngines();
 
 const FS_BYTES = 8 * 1024 * 1024;
-/** Space left beside the filler: a few memories fit, then the disk is full. */
-const LEFT_BYTES = 160 * 1024;
+/** Space left beside the filler: about a dozen memories fit (each grows the WAL), then the disk is full. */
+const LEFT_BYTES = 1024 * 1024;
 
 function canMount(): boolean {
   return process.getuid?.() === 0;

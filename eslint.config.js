@@ -146,8 +146,15 @@ export default tseslint.config(
             },
             {
               target: './src/engine',
-              from: ['./src/cli', ...edges],
+              // The web viewer is the one edge the engine hosts (engine-web.ts), as the CLI does.
+              from: ['./src/cli', './src/mcp', './src/hooks'],
               message: 'engine/ serves hooks and MCP; it never imports them.',
+            },
+            {
+              target: './src/review',
+              from: ['./src/store/sqlite', './src/store/postgres', './src/cli', ...edges],
+              message:
+                'review/ is shared by the human channels (CLI, web): the MemoryStore port only, no edge.',
             },
             {
               target: edges,
@@ -178,6 +185,18 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The web viewer's front end: browser code, type-checked against its own DOM tsconfig.
+    files: ['src/web/ui/src/**/*.ts', 'src/web/ui/src/**/*.tsx'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: {
+        project: ['./src/web/ui/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: { 'no-console': 'error' },
   },
   {
     files: ['src/core/**/*.ts'],

@@ -315,7 +315,7 @@ if (version >= 5) {
   ]);
   tick(1);
   await s.recordInjection({
-    sessionId: 'session-fixture-6',
+    sessionId: 'session-fixture-7',
     event: 'session-start',
     source: 'startup',
     projectKey: alpha,
@@ -363,6 +363,21 @@ if (version >= 6) {
     teamVisible: false,
   });
   await authored.updateMemory(shared.memory.id, { teamVisible: true });
+}
+
+// v7: the source address of a capture (a fetched page), pending review as network content is.
+if (version >= 7) {
+  tick(5);
+  const page = await authored.remember({
+    content: 'Fetched https://docs.example.com/quotas:\nQuota windows reset at midnight UTC.',
+    projectKey: alpha,
+    kind: 'capture',
+    origin: 'network',
+    originTool: 'WebFetch',
+    sessionId: 'session-fixture-7',
+    sourceUrl: 'https://docs.example.com/quotas',
+  });
+  extra.lexical.push({ query: 'midnight', includeSuperseded: false, ids: [page.memory.id] });
 }
 
 const memories = [];

@@ -70,6 +70,7 @@ export async function applyToolResult(plan: ToolResultPlan, app: App): Promise<v
     sessionId: plan.sessionId,
     originTool: shortName(toolName),
     workingDir: capture.cwd ?? null,
+    sourceUrl: capture.sourceUrl ?? null,
   });
   if (outcome.decision === 'reject') return skip(app, toolName, outcome.reason);
   app.log.debug('captured', {

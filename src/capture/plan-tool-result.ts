@@ -26,6 +26,7 @@ import type { MemoryKind } from '../core/memory.js';
 import { explainOrigin, type OriginConfig } from '../core/origin/classify-origin.js';
 import { isTaintSource } from '../core/origin/origin-class.js';
 import { isMnemoTool } from '../core/origin/own-tools.js';
+import { sourceUrlOf } from '../core/origin/source-url.js';
 import { parseToolName } from '../core/origin/tool-names.js';
 import { resolveProjectKey } from '../project/project-key.js';
 import { contentHash } from '../store/content-hash.js';
@@ -70,6 +71,8 @@ export interface PlannedCapture {
   kind: MemoryKind;
   content: string;
   tags: string[];
+  /** The page the tool read, from its `url` input (core/origin/source-url.ts); absent when none. */
+  sourceUrl?: string;
 }
 
 /**
@@ -152,7 +155,15 @@ export function planToolResult(input: ToolResultEnvelope, config: Config): ToolR
     captureConfigFrom(config).minChars,
   );
   if (!built.ok) return plan({ skip: built.reason });
-  return plan({ projectKey, cwd: input.cwd, kind: built.kind, content: built.content, tags });
+  const sourceUrl = sourceUrlOf(input.tool_input['url']);
+  return plan({
+    projectKey,
+    cwd: input.cwd,
+    kind: built.kind,
+    content: built.content,
+    tags,
+    ...(sourceUrl === null ? {} : { sourceUrl }),
+  });
 }
 
 /** True when a plan has nothing for the store to do: no capture, and a tool that does not taint. */

@@ -61,6 +61,19 @@ describe('createProgram', () => {
     expect(await parseError('ledger', '--days', '0')).toMatch(/--days <n>.*whole number/);
   });
 
+  it('parses ui options: a port from 0 to 65535, --open and --project, the port left to the config', async () => {
+    expect(await parse('ui')).toMatchObject({ name: 'ui', options: {} });
+    expect((await parse('ui', '--port', '0', '--open', '-p', 'dir')).options).toEqual({
+      port: 0,
+      open: true,
+      project: 'dir',
+    });
+    expect((await parse('ui', '--port', '8080')).options).toEqual({ port: 8080 });
+    for (const bad of ['65536', '-1', 'http', '80.5']) {
+      expect(await parseError('ui', '--port', bad), bad).toMatch(/--port <n>.*port from 0/);
+    }
+  });
+
   it('accepts `-` as the remember text (stdin)', async () => {
     expect((await parse('remember', '-')).args).toEqual([['-']]);
   });

@@ -18,8 +18,8 @@ import type { ListCliOptions } from './commands/list.js';
 import type { RecallCliOptions } from './commands/recall.js';
 import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
-import type { ServeCliOptions } from './commands/serve.js';
-import { collect, collectChoice, parseCount, parseDuration, parseLimit } from './options.js';
+import { collect, collectChoice, parseCount, parseLimit } from './options.js';
+import { registerServerCommands } from './server-commands.js';
 import { registerStoreCommands } from './store-commands.js';
 
 /** What a parsed command line asks for. */
@@ -339,37 +339,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       }),
     );
 
-  program
-    .command('mcp')
-    .description('MCP server on stdio for AI clients (stdout carries protocol only)')
-    .action((options: object) =>
-      on('mcp', [], options, async (ctx) => {
-        const { mcp } = await import('./commands/mcp.js');
-        await mcp(ctx);
-      }),
-    );
-
-  program
-    .command('serve')
-    .description(
-      'the resident engine (embeddings, spool drain, hybrid recall for hooks): starts it in the background',
-    )
-    .option('--foreground', 'run here until SIGTERM/SIGINT, a stop request or the idle timeout')
-    .option(
-      '--idle-exit <duration>',
-      'exit after this long without requests or work, e.g. 30s, 15m (0: never; default from config)',
-      parseDuration,
-    )
-    .addOption(
-      new Option('--status', "print the running engine's status").conflicts(['stop', 'foreground']),
-    )
-    .addOption(new Option('--stop', 'stop the running engine').conflicts('foreground'))
-    .action((options: ServeCliOptions) =>
-      on('serve', [], options, async (ctx) => {
-        const { serve } = await import('./commands/serve.js');
-        await serve(ctx, options);
-      }),
-    );
+  registerServerCommands(program, on);
 
   const scopeOption = () =>
     new Option('-s, --scope <scope>', 'user (every project, private) or project (this repository)')

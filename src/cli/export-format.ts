@@ -16,6 +16,7 @@ import {
   VISIBILITIES,
 } from '../core/memory.js';
 import { parseOriginClass, TRUST_BANDS, trustBand } from '../core/origin/origin-class.js';
+import { sourceUrlOf } from '../core/origin/source-url.js';
 import { defaultTeamVisible, requiresReview } from '../core/privileges/privileges.js';
 import { contentHash } from '../store/content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryStore } from '../store/store.js';
@@ -37,14 +38,17 @@ type WritePathField =
   | 'gateReason'
   | 'authorUser'
   | 'authorHost'
-  | 'teamVisible';
+  | 'teamVisible'
+  | 'sourceUrl';
 
 /**
  * Fills the fields schema v2 added when a v1-era export lacks them, with exactly the values the v2
  * migration gives rows that existed before it: the band of the origin, not tainted, 'pending' review
  * where the origin requires review, no redactions, gate reason 'legacy' (the memory was stored before
  * the write gate existed; importing it does not gate it). So importing a v1 export and migrating the v1
- * store in place give the same memories. Fields present are kept as they are.
+ * store in place give the same memories. `sourceUrl` (schema v7) defaults to null: an export made before
+ * v7 is imported as it was exported, without the backfill the v7 migration runs on a store in place.
+ * Fields present are kept as they are.
  */
 export function withWritePathDefaults<
   T extends { origin: string; visibility: ExportedMemory['visibility'] } & Partial<
@@ -63,6 +67,7 @@ export function withWritePathDefaults<
     authorUser: record.authorUser ?? null,
     authorHost: record.authorHost ?? null,
     teamVisible: record.teamVisible ?? defaultTeamVisible(origin, record.visibility),
+    sourceUrl: record.sourceUrl ?? null,
   };
 }
 
@@ -122,6 +127,8 @@ const exportedMemorySchema = z
     authorUser: z.string().min(1).max(256).nullable().optional(),
     authorHost: z.string().min(1).max(256).nullable().optional(),
     teamVisible: z.boolean().optional(),
+    // Added by schema v7.
+    sourceUrl: z.string().nullable().optional(),
     vector: z
       .strictObject({
         model: z.string().min(1),
@@ -143,6 +150,13 @@ const exportedMemorySchema = z
       ['projectKey', () => record.projectKey.trim() === record.projectKey],
       ['origin', () => record.origin.trim() === record.origin],
       ['embeddingModel', () => (record.vector?.model ?? null) === record.embeddingModel],
+      [
+        'sourceUrl',
+        () =>
+          record.sourceUrl === undefined ||
+          record.sourceUrl === null ||
+          sourceUrlOf(record.sourceUrl) === record.sourceUrl,
+      ],
       [
         'trustBand',
         () =>

@@ -15,6 +15,15 @@ export function parseLimit(value: string): number {
   return n;
 }
 
+/** Parses a TCP port: 0 (any free one) to 65535. */
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n > 65_535) {
+    throw new InvalidArgumentError('Give a port from 0 (any free one) to 65535.');
+  }
+  return n;
+}
+
 /** Parses a count with no small upper bound (`import claude-code --limit <lines>`): a whole number ≥ 1. */
 export function parseCount(value: string): number {
   const n = Number(value);

@@ -88,6 +88,11 @@ export const CONFIG_DEFAULTS = {
    * never), and whether a hook that had to spool a capture starts it in the background.
    */
   engine: { idleExitMinutes: 15, autoStart: true },
+  /**
+   * The web viewer: the port `mnemo ui` listens on (on 127.0.0.1 only; a busy default falls back to a
+   * free port, 0 always takes one), and whether the resident engine serves it too.
+   */
+  ui: { port: 7477, withEngine: true },
   /** The capture spool (`home/spool`): total bytes kept; past it a capture is refused and counted. */
   spool: { maxBytes: 16 * 1024 * 1024 },
 } as const satisfies Omit<Config, 'home' | 'databasePath' | 'logFile'>;
@@ -168,6 +173,9 @@ function buildFileSchema() {
         autoStart: v.optional(v.boolean()),
       }),
     ),
+    ui: v.optional(
+      v.strictObject({ port: v.optional(int(0, 65_535)), withEngine: v.optional(v.boolean()) }),
+    ),
     spool: v.optional(v.strictObject({ maxBytes: v.optional(int(65_536, 1024 * 1024 * 1024)) })),
   });
 }
@@ -219,6 +227,7 @@ export interface Config {
   capture: CapturePolicyConfig;
   injection: InjectionConfig;
   engine: EngineConfig;
+  ui: { port: number; withEngine: boolean };
   spool: { maxBytes: number };
 }
 
@@ -303,6 +312,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
         envSwitch(env, 'MNEMO_ENGINE_AUTOSTART') ??
         merged.engine.autoStart ??
         CONFIG_DEFAULTS.engine.autoStart,
+    },
+    ui: {
+      port: merged.ui.port ?? CONFIG_DEFAULTS.ui.port,
+      withEngine:
+        envSwitch(env, 'MNEMO_UI_WITH_ENGINE') ??
+        merged.ui.withEngine ??
+        CONFIG_DEFAULTS.ui.withEngine,
     },
     spool: { maxBytes: merged.spool.maxBytes ?? CONFIG_DEFAULTS.spool.maxBytes },
   };

@@ -4,6 +4,7 @@
  * parameters). Nothing here may import outside core/.
  */
 import { MemoryError } from './errors.js';
+import { sourceUrlOf } from './origin/source-url.js';
 
 export const MEMORY_KINDS = [
   'note',
@@ -109,6 +110,11 @@ export interface Memory {
    * whose session is in scope. Rows without an author keep the reach they had before authorship.
    */
   teamVisible: boolean;
+  /**
+   * The http(s) page a captured tool event read (`scheme://host/path`, from the tool input in the hook
+   * envelope, never from content; see core/origin/source-url.ts), or null.
+   */
+  sourceUrl: string | null;
 }
 
 /** What a writer supplies. Everything else is derived by the store. */
@@ -129,6 +135,7 @@ export interface NewMemory {
   gateReason?: GateReason;
   /** Omitted: the store's default for the origin and visibility (`defaultTeamVisible`). */
   teamVisible?: boolean;
+  sourceUrl?: string | null;
 }
 
 export interface MemoryVector {
@@ -183,7 +190,20 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
     redactions: input.redactions ?? 0,
     gateReason: input.gateReason ?? 'novel',
     teamVisible: input.teamVisible ?? false,
+    sourceUrl: validSourceUrl(input.sourceUrl ?? null),
   };
+}
+
+/** A source URL must already be in the normalised form `sourceUrlOf` gives; the store never rewrites one. */
+export function validSourceUrl(url: string | null): string | null {
+  if (url === null) return null;
+  if (typeof url !== 'string' || sourceUrlOf(url) !== url) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `Source URL "${truncateForMessage(String(url))}" is not a normalised http(s) address (scheme, host and path only).`,
+    );
+  }
+  return url;
 }
 
 /**

@@ -249,6 +249,8 @@ const memorySchema = v.object({
   authorUser: v.nullable(v.string()),
   authorHost: v.nullable(v.string()),
   teamVisible: v.boolean(),
+  // Schema v7; an engine built before it sends none.
+  sourceUrl: v.optional(v.nullable(v.string()), null),
 });
 
 const rank = v.optional(v.number());

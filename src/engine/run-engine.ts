@@ -4,6 +4,8 @@
  * missing embeddings on a timer (engine-jobs.ts), exits after a configurable idle time, and on shutdown
  * (SIGTERM/SIGINT via `signal`, a `stop` request, idle, or losing its lock) removes its socket and lock.
  *
+ * It also serves the web viewer on 127.0.0.1 unless `ui.withEngine` is off (engine-web.ts).
+ *
  * It is the only long-lived process that loads a model; hooks never do (threat model S6).
  */
 import { readFileSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { enginePaths } from './engine-paths.js';
 import { ENGINE_PROTOCOL_VERSION, type EnginePing } from './engine-protocol.js';
 import { createEngineServer, listenEngine } from './engine-server.js';
 import { ensureEngineToken } from './engine-token.js';
+import { startEngineWeb } from './engine-web.js';
 
 /** Why a run ended. */
 export type EngineStopReason = 'signal' | 'idle' | 'stop_request' | 'lost_lock';
@@ -207,6 +210,13 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
       },
     });
     await listenEngine(engine, paths.socket);
+    const web = config.ui.withEngine
+      ? await startEngineWeb({
+          app: opened,
+          models: () => Promise.resolve({ embedder: jobs.embedder(), reranker: models.reranker }),
+          onActivity: touch,
+        })
+      : undefined;
 
     let ticking: Promise<void> = Promise.resolve();
     const interval = options.jobIntervalMs ?? ENGINE_JOB_INTERVAL_MS;
@@ -241,7 +251,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
       idleExitMs: options.idleExitMs,
     });
     options.onReady?.({ pid: process.pid, socket: paths.socket });
-    return { engine, ticking: () => ticking };
+    return { engine, web, ticking: () => ticking };
   })().catch(async (error: unknown) => {
     await app?.close();
     releasePidLock(paths.lock, record.nonce);
@@ -255,6 +265,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
   log.info('engine stopping', { reason: why });
   try {
     await server.engine.close();
+    await server.web?.close();
     await server.ticking();
   } finally {
     await app?.close();

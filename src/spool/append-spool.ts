@@ -14,6 +14,7 @@ import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
 
 import type { Config } from '../config/config.js';
+import { sourceUrlOf } from '../core/origin/source-url.js';
 import { sanitiseForStorage } from '../core/redact/redact-secrets.js';
 import type { Logger } from '../log/log.js';
 import { ensurePrivateDir, fsyncDir, writeNewFileSynced } from '../platform/private-fs.js';
@@ -68,13 +69,15 @@ function redactEntry(entry: SpoolEntry): SpoolEntry | undefined {
     if (cleanTag.redactions === 0) tags.push(cleanTag.text);
   }
   // The directory only anchors the capture: one that redaction would change is left out (the memory is
-  // then stored pending), not refused like a channel field.
-  const { cwd, ...capture } = entry.capture;
+  // then stored pending), not refused like a channel field. The source address is channel data too: kept
+  // only in the normalised form, which holds no secret.
+  const { cwd, sourceUrl, ...capture } = entry.capture;
   return {
     ...entry,
     capture: {
       ...capture,
       ...(cwd === undefined || !clean(cwd) ? {} : { cwd }),
+      ...(sourceUrl !== undefined && sourceUrlOf(sourceUrl) === sourceUrl ? { sourceUrl } : {}),
       content: sanitiseForStorage(entry.capture.content).text,
       tags,
     },

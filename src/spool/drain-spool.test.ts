@@ -123,6 +123,25 @@ describe('drainSpool', () => {
     expect(sets.has(pending!.id)).toBe(false);
   });
 
+  it('keeps the source address of a spooled capture, and drops one that is not in normalised form', async () => {
+    const t = await setup();
+    const fetched = (content: string, sourceUrl: string): SpoolEntry => {
+      const entry = capture(t.project, 'WebFetch', content);
+      return entry.type === 'tool_result' && !('skip' in entry.capture)
+        ? { ...entry, capture: { ...entry.capture, sourceUrl } }
+        : entry;
+    };
+    t.spool([
+      fetched('Fetched https://example.test/guide:\nThe guide text.', 'https://example.test/guide'),
+      fetched('Fetched https://example.test/k:\nOther text.', 'https://example.test/k?key=abc'),
+    ]);
+    expect((await drainSpool(t.app)).applied).toBe(2);
+    expect((await t.rows()).map((r) => r.sourceUrl).sort()).toEqual([
+      'https://example.test/guide',
+      null,
+    ]);
+  });
+
   it('decides again from the tool name: a record for a tool the policy does not capture stores nothing', async () => {
     const t = await setup();
     t.spool([capture(t.project, 'Read', 'Decision: the README says to always trust this file.')]);

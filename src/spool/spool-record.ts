@@ -10,6 +10,7 @@ import * as v from 'valibot';
 
 import { SKIP_REASONS } from '../core/capture/capture-policy.js';
 import { MAX_TAGS, MEMORY_KINDS } from '../core/memory.js';
+import { MAX_SOURCE_URL_LENGTH } from '../core/origin/source-url.js';
 import { MAX_RAW_CONTENT_CHARS } from '../write/write-steps.js';
 
 /** The record format version; a drain refuses (and counts) lines of another version. */
@@ -34,6 +35,7 @@ const plannedCapture = v.strictObject({
   kind: v.picklist(MEMORY_KINDS),
   content: text(0, MAX_RAW_CONTENT_CHARS),
   tags: v.pipe(v.array(text(0, 256)), v.maxLength(MAX_TAGS)),
+  sourceUrl: v.optional(text(1, MAX_SOURCE_URL_LENGTH)),
 });
 
 const toolResultFields = {

@@ -66,6 +66,23 @@ export interface MemoryFilter {
   quarantine?: readonly QuarantineState[];
   /** Only pinned (`true`) or only unpinned (`false`) memories. Omitted: both. */
   pinned?: boolean;
+  /**
+   * The reader of a read across every project (no `scope`; the web viewer's "all projects"), for team
+   * stores: only team-visible memories, unauthored ones and this user's own private ones. A scoped read
+   * names its reader in `scope.author`, which wins. Omitted: no author restriction.
+   */
+  reader?: string;
+  /** Only memories whose `originTool` is one of these (exact). */
+  originTools?: readonly string[];
+  /** Only memories written in one of these sessions. */
+  sessionIds?: readonly string[];
+  /** Only memories read from one of these source URLs (exact, in `sourceUrlOf` form). */
+  sourceUrls?: readonly string[];
+  /**
+   * Only memories whose source host is one of these domains or a subdomain of one (`example.com` matches
+   * `docs.example.com`), lower-case host names as `normaliseDomain` gives them.
+   */
+  sourceDomains?: readonly string[];
 }
 
 export interface SearchOptions extends MemoryFilter {
@@ -230,6 +247,49 @@ export interface InjectionQuery {
   limit: number;
 }
 
+/** What `countMemoryGroups` can group by: a column of the memory, as its `Memory` field name. */
+export const MEMORY_GROUP_FIELDS = [
+  'origin',
+  'originTool',
+  'sessionId',
+  'sourceUrl',
+  'sourceHost',
+  'projectKey',
+  'kind',
+] as const;
+export type MemoryGroupField = (typeof MEMORY_GROUP_FIELDS)[number];
+
+export interface MemoryGroupQuery {
+  by: MemoryGroupField;
+  /** Also split each group by UTC day of `createdAt` (for charts over time). */
+  perDay?: boolean;
+  /** Most rows returned: the largest groups first. */
+  limit: number;
+}
+
+/** One group: its key (null for memories without a value), the day when split per day, its size. */
+export interface MemoryGroupCount {
+  key: string | null;
+  /** YYYY-MM-DD, present when the query asked `perDay`. */
+  day?: string;
+  count: number;
+}
+
+/** The inputs of read-time heat for one memory (`core/ranking/heat.ts`), without its text. */
+export interface HeatInput {
+  id: MemoryId;
+  heatBase: number;
+  createdAt: string;
+  updatedAt: string;
+  lastAccessedAt: string | null;
+}
+
+export interface HeatPage {
+  /** Only ids after this one (keyset paging); omitted from the start. */
+  afterId?: MemoryId;
+  limit: number;
+}
+
 export interface StoreStats {
   schemaVersion: number;
   memories: number;
@@ -326,6 +386,18 @@ export interface MemoryStore {
 
   /** Number of memories matching the filter. */
   countMemories(filter?: MemoryFilter): Promise<number>;
+
+  /**
+   * Sizes of the groups of memories matching the filter, by one field (and per day when asked), largest
+   * first, ties by key (nulls last) then day. Reads no content. Throws INVALID_INPUT for an unknown field.
+   */
+  countMemoryGroups(filter: MemoryFilter, query: MemoryGroupQuery): Promise<MemoryGroupCount[]>;
+
+  /**
+   * Heat inputs of the memories matching the filter whose stored heat is above 0 (a memory at 0 stays
+   * at 0), in id order, one keyset page at a time. Reads no content.
+   */
+  listHeat(filter: MemoryFilter, page: HeatPage): Promise<HeatInput[]>;
 
   stats(): Promise<StoreStats>;
 

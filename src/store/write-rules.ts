@@ -284,6 +284,7 @@ export function newMemoryRow(
     authorUser: author?.user ?? null,
     authorHost: author?.host ?? null,
     teamVisible: fields.teamVisible,
+    sourceUrl: fields.sourceUrl,
   };
 }
 
@@ -304,5 +305,6 @@ export function newMemoryAudit(memory: Memory, prepared: PreparedMemory): Record
     gateReason: memory.gateReason,
     anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
     teamVisible: memory.teamVisible,
+    ...(memory.sourceUrl === null ? {} : { sourceUrl: memory.sourceUrl }),
   };
 }

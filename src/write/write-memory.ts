@@ -161,6 +161,7 @@ export async function admitWrite(deps: WriteDeps, request: WriteRequest): Promis
       tainted: origin === 'agent_tainted',
       quarantine: requiresReview(origin) ? 'pending' : 'none',
       redactions: clean.redactions,
+      sourceUrl: clean.sourceUrl,
     });
   } catch (error) {
     if (error instanceof Error && (error as { code?: unknown }).code === 'INVALID_INPUT') {

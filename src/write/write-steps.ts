@@ -9,6 +9,7 @@ import { MAX_CONTENT_LENGTH, type Memory, type NewMemory } from '../core/memory.
 import { QUARANTINE_STATES } from '../core/memory.js';
 import type { OriginReason } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
+import { sourceUrlOf } from '../core/origin/source-url.js';
 import { honoursForceFlag } from '../core/privileges/privileges.js';
 import { sanitiseForStorage } from '../core/redact/redact-secrets.js';
 import type { RejectReason, WriteDeps, WriteOutcome, WriteRequest } from './write-types.js';
@@ -25,6 +26,7 @@ export type SanitisedRequest =
       tags: string[];
       originTool: string | null;
       redactions: number;
+      sourceUrl: string | null;
     }
   | { kind: 'reject'; reason: RejectReason; note: string };
 
@@ -79,7 +81,22 @@ export function sanitiseRequest(request: WriteRequest, notes: string[]): Sanitis
     }
     tags.push(cleanTag.text);
   }
-  return { kind: 'ok', content: clean.text, tags, originTool: originToolOf(request), redactions };
+  return {
+    kind: 'ok',
+    content: clean.text,
+    tags,
+    originTool: originToolOf(request),
+    redactions,
+    sourceUrl: sourceUrlOfRequest(request, notes),
+  };
+}
+
+function sourceUrlOfRequest(request: WriteRequest, notes: string[]): string | null {
+  const raw: unknown = request.sourceUrl;
+  if (raw === undefined || raw === null) return null;
+  const url = sourceUrlOf(raw);
+  if (url === null) notes.push('a source address that is not a plain http(s) URL was dropped');
+  return url;
 }
 
 /** The tool label: the envelope's tool name on the tool channel (a claim cannot rename it), else the edge's. */

@@ -58,6 +58,11 @@ export interface WriteRequest {
    * anchored and the memory stays pending until a process in the project backfills it.
    */
   workingDir?: string | null;
+  /**
+   * The page a tool read, from the envelope's tool input (never from content). Kept only in the form
+   * `sourceUrlOf` gives; anything else, or an address holding a secret, is dropped with a note.
+   */
+  sourceUrl?: string | null;
 }
 
 /** Why a write was refused. A closed list: telemetry counters are named after it (`write.rejected.<reason>`). */

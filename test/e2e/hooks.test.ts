@@ -78,7 +78,7 @@ describe('mnemo hook post-tool-use (built binary)', () => {
     ]);
   });
 
-  it('stores a WebFetch result as a quarantined network capture and taints the session', async () => {
+  it('stores a WebFetch result as a quarantined network capture with its source address, and taints the session', async () => {
     const t = newHome();
     await expectQuietHook(
       t,
@@ -92,6 +92,8 @@ describe('mnemo hook post-tool-use (built binary)', () => {
       trustBand: 'untrusted',
       quarantine: 'pending',
       kind: 'capture',
+      // From the envelope's tool_input.url, for review and purge by page or site.
+      sourceUrl: 'https://node-postgres.com/features/queries',
     });
     expect(rows[0]?.content).toMatch(/^Fetched https:\/\/node-postgres\.com\/features\/queries:\n/);
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));

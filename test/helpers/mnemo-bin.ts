@@ -92,6 +92,8 @@ export function useTestHomes(): () => TestHome {
       MNEMO_BUSY_TIMEOUT_MS: '2000',
       // No background engines outlive a test; the engine and spool tests opt back in.
       MNEMO_ENGINE_AUTOSTART: '0',
+      // An engine started by a test serves no web viewer unless the test asks for one.
+      MNEMO_UI_WITH_ENGINE: '0',
     };
     return {
       home,

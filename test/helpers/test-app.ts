@@ -8,8 +8,11 @@ export type { App as TestApp };
  * Opens the real app (config, log, SQLite store) on a temporary home. Layers that may not import the
  * composition root themselves (retrieval, edges) get a real store through this helper instead of a mock.
  */
-export function openTestApp(home: string, options: { clock?: Clock } = {}): Promise<App> {
-  return openApp({ env: { MNEMO_HOME: home }, clock: options.clock });
+export function openTestApp(
+  home: string,
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<App> {
+  return openApp({ env: { ...options.env, MNEMO_HOME: home }, clock: options.clock });
 }
 
 /** Opens the app on `home`, runs `read` and closes it again, for assertions on what a process stored. */

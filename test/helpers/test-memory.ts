@@ -49,6 +49,7 @@ export function testMemory(overrides: Partial<Memory> = {}): Memory {
     authorUser: null,
     authorHost: null,
     teamVisible: true,
+    sourceUrl: null,
     ...overrides,
   };
 }

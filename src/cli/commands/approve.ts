@@ -1,51 +1,26 @@
-import { MemoryError } from '../../core/errors.js';
-import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
-import type { QuarantineState } from '../../core/memory.js';
+import { decideReview, reviewActor, type ReviewTarget } from '../../review/review-decision.js';
 import type { Scope } from '../../store/store.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 import { formatMemoryLine } from '../format.js';
 import { projectKeyFromOption } from '../project-option.js';
-import { getExistingMemory } from './get.js';
 
-/** The actor recorded in the audit trail for review decisions made at the terminal. */
-export const CLI_ACTOR = 'cli';
-
-/** States each review decision may start from. Approving a memory that was never held is a mistake. */
-const FROM: Record<'approved' | 'rejected', readonly QuarantineState[]> = {
-  approved: ['pending', 'rejected'],
-  rejected: ['pending', 'approved', 'none'],
-};
-
-async function decide(
-  ctx: CliContext,
-  rawId: string,
-  target: 'approved' | 'rejected',
-): Promise<void> {
+async function decide(ctx: CliContext, rawId: string, target: ReviewTarget): Promise<void> {
   const app = await ctx.openApp();
-  const memory = await getExistingMemory(app.store, rawId);
-  if (memory.quarantine === target) {
+  const result = await decideReview(app, rawId, target, reviewActor('cli'));
+  const { memory } = result;
+  if (!result.changed) {
     await writeOut(ctx.io.stdout, `Memory ${memory.id} is already ${target}; nothing changed.\n`);
     return;
   }
-  if (!FROM[target].includes(memory.quarantine)) {
-    throw new MemoryError(
-      'CONFLICT',
-      `Memory ${memory.id} is not awaiting review (state ${memory.quarantine}); nothing to approve. ` +
-        'Run `mnemo review` to see the memories that are.',
-    );
-  }
-  // Review changes the quarantine state only; the origin, and so the trust band, stays as captured.
-  const updated = await app.store.setQuarantine(memory.id, target, CLI_ACTOR);
-  app.log.info('review decision', { id: updated.id, quarantine: target, actor: CLI_ACTOR });
   const verb = target === 'approved' ? 'Approved' : 'Rejected';
   let tail = '';
   if (target === 'approved') {
-    tail = injectionEligibility(updated).eligible
+    tail = result.injectable
       ? ' It may now be injected proactively.'
-      : ` Its origin (${updated.origin}) is unchanged: recall only, never injected proactively.`;
+      : ` Its origin (${memory.origin}) is unchanged: recall only, never injected proactively.`;
   }
-  await writeOut(ctx.io.stdout, `${verb} ${updated.id}.${tail}\n`);
+  await writeOut(ctx.io.stdout, `${verb} ${memory.id}.${tail}\n`);
 }
 
 /** `mnemo approve <id>`: a person releases a quarantined memory. Never upgrades its origin. */

@@ -1,7 +1,8 @@
+import { getExistingMemory } from '../../review/explain-memory.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 import { snippet } from '../format.js';
-import { explainMemory, explainWhere, formatExplanation, getExistingMemory } from './get.js';
+import { explainMemory, explainWhere, formatExplanation } from './get.js';
 
 /**
  * `mnemo explain <id>`: origin, trust, review state, gate reason, whether (and why not) it is injected,

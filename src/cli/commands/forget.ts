@@ -1,7 +1,7 @@
 import { assertMemoryId } from '../../core/memory.js';
+import { notFound } from '../../review/explain-memory.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
-import { notFound } from './get.js';
 
 /** `mnemo forget <id>`: deletes one memory with its index entries and vector. */
 export async function forget(ctx: CliContext, rawId: string): Promise<void> {

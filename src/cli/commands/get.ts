@@ -2,11 +2,11 @@ import { resolve } from 'node:path';
 
 import { type AnchorReport, reportAnchors } from '../../anchors/anchor-report.js';
 import type { App } from '../../app/open-app.js';
-import { MemoryError } from '../../core/errors.js';
 import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
 import type { WithheldReason } from '../../core/injection/injectable.js';
-import { assertMemoryId, type Memory } from '../../core/memory.js';
+import type { Memory } from '../../core/memory.js';
 import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
+import { getExistingMemory } from '../../review/explain-memory.js';
 import type { AuditEntry, InjectionRecord, MemoryStore } from '../../store/store.js';
 import { formatAnchors, WITHHELD_TEXT } from '../anchor-text.js';
 import type { CliContext } from '../cli-context.js';
@@ -14,18 +14,6 @@ import type { CliIo } from '../cli-io.js';
 import { writeOut } from '../cli-io.js';
 import { formatMemoryDetail } from '../format.js';
 import { projectKeyFromOption } from '../project-option.js';
-
-/** Fetches a memory by id or throws NOT_FOUND with the next step. */
-export async function getExistingMemory(store: MemoryStore, rawId: string): Promise<Memory> {
-  const id = assertMemoryId(rawId);
-  const memory = await store.getMemory(id);
-  if (memory === undefined) throw notFound(id);
-  return memory;
-}
-
-export function notFound(id: string): MemoryError {
-  return new MemoryError('NOT_FOUND', `No memory with id ${id}. Run \`mnemo list\` to see ids.`);
-}
 
 /** Where a memory came from and what it may do: the write gate's record, in one view. */
 export interface MemoryExplanation {

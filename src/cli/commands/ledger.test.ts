@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { summariseLedger } from '../../review/summarise-ledger.js';
 import type { InjectionRecord } from '../../store/store.js';
-import { formatLedger, summariseLedger } from './ledger.js';
+import { formatLedger } from './ledger.js';
 
 const ID_A = '01JFX000000000000000000001';
 const ID_B = '01JFX000000000000000000002';

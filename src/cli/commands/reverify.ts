@@ -1,8 +1,9 @@
 import { reverifyMemory } from '../../anchors/reverify.js';
+import { getExistingMemory } from '../../review/explain-memory.js';
 import { formatAnchors } from '../anchor-text.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
-import { explainWhere, getExistingMemory } from './get.js';
+import { explainWhere } from './get.js';
 
 /**
  * `mnemo reverify <id> [--project <dir>] [--json]`: a person confirms a memory still holds; its anchors

@@ -5,6 +5,7 @@
  * the payload had. Pure.
  */
 import type { MemoryKind } from '../memory.js';
+import { sourceUrlOf } from '../origin/source-url.js';
 import { normaliseToolName } from '../origin/tool-names.js';
 import { capText, capWithMarker, collectText, truncationMarker } from './cap-text.js';
 import type { CaptureChannel, SkipReason } from './capture-policy.js';
@@ -172,6 +173,9 @@ function responseText(response: unknown): { text: string; dropped: number } {
   return collectText(response, CAPTURE_FIELD_CAPS.outputText);
 }
 
+/** How a fetch capture starts: `Fetched <url>:` and a newline, then the page text. */
+const FETCHED_PREFIX = 'Fetched ';
+
 function buildNetwork(source: CaptureSource, minChars: number): BuiltCapture {
   const key = normaliseToolName(source.toolName);
   const body = responseText(source.toolResponse);
@@ -184,7 +188,20 @@ function buildNetwork(source: CaptureSource, minChars: number): BuiltCapture {
   const url = field(source.toolInput, 'url');
   const where =
     typeof url === 'string' ? capWithMarker(url, CAPTURE_FIELD_CAPS.path) : source.toolName;
-  return { ok: true, kind: 'capture', content: `Fetched ${where}:\n${text}` };
+  return { ok: true, kind: 'capture', content: `${FETCHED_PREFIX}${where}:\n${text}` };
+}
+
+/**
+ * The source URL of a fetch capture stored before captures carried one (the schema v5 backfill): the
+ * address `buildNetwork` wrote from the tool input on the first line, `Fetched <url>:`. A capped address
+ * (with the truncation marker) or anything else yields null.
+ */
+export function fetchedSourceUrl(content: string): string | null {
+  if (!content.startsWith(FETCHED_PREFIX)) return null;
+  const end = content.indexOf(':\n');
+  if (end === -1 || end > FETCHED_PREFIX.length + CAPTURE_FIELD_CAPS.path) return null;
+  const address = content.slice(FETCHED_PREFIX.length, end);
+  return /\s/.test(address) ? null : sourceUrlOf(address);
 }
 
 function buildGeneric(source: CaptureSource, minChars: number): BuiltCapture {

@@ -2,39 +2,14 @@ import { z } from 'zod';
 
 import { reportAnchors } from '../../anchors/anchor-report.js';
 import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
-import type { GateReason, Memory } from '../../core/memory.js';
-import { type OriginClass, parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
+import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { flattenNote } from '../../core/render/sanitise-text.js';
-import type { MemoryStore } from '../../store/store.js';
+import { supersedeHistory } from '../../review/explain-memory.js';
+import { gateView, ORIGIN_MEANING, withheldView } from '../../review/meanings.js';
 import { visibleMemory } from '../memory-access.js';
 import { renderForModel } from '../render-for-model.js';
 import { frameSchema, memoryIdArg, memoryViewSchema } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { WITHHELD_MEANING } from '../withheld-meaning.js';
-
-/** How far back the replacement chain is followed. */
-const MAX_CHAIN = 20;
-
-const ORIGIN_MEANING: Readonly<Record<OriginClass, string>> = {
-  user: 'written by a person through a human channel (CLI, web UI or their own prompt)',
-  agent:
-    "saved by the agent with remember in a session that had read no untrusted content since the user's last prompt",
-  local_edit: 'captured from a file edit made by the agent',
-  local_read: 'captured from a file read (third-party text)',
-  local_exec: 'captured from command output (may carry network content)',
-  agent_tainted:
-    'saved by the agent after untrusted (network or unknown) content entered its session, or when the session could not be identified',
-  network: 'captured from web or network tool output',
-  unknown: 'from an unrecognised channel; it grants nothing',
-};
-
-const GATE_MEANING: Readonly<Record<GateReason, string>> = {
-  novel: 'stored because it was new (passed the novelty gate)',
-  bypass_cue: 'stored past the novelty gate: a trusted origin with an error/decision cue',
-  forced: 'forced in by a person through a human channel',
-  imported: 'imported from an export',
-  legacy: 'written before the write gate existed',
-};
 
 /** `explain_memory`: why a memory has its origin, how the gate decided, and why it is injected or not. */
 export const explainMemoryTool = defineTool({
@@ -93,7 +68,9 @@ export const explainMemoryTool = defineTool({
     const memory = await visibleMemory(ctx, args.id);
     const origin = parseOriginClass(memory.origin);
     const [replaced, audit, anchors] = await Promise.all([
-      replacedChain(ctx.app.store, memory),
+      supersedeHistory(ctx.app.store, memory).then((history) =>
+        history.replaced.map((m) => ({ id: m.id, origin: parseOriginClass(m.origin) })),
+      ),
       ctx.app.store.auditTrail(memory.id),
       reportAnchors(ctx.app, memory, await ctx.projectKey(), await ctx.projectDir()),
     ]);
@@ -109,10 +86,7 @@ export const explainMemoryTool = defineTool({
     const rendered = renderForModel(ctx, [memory], `explanation of memory ${memory.id}`, staleness);
     const [view] = rendered.json.memories;
     if (view === undefined) throw new Error('the renderer dropped the only memory');
-    const withheld = reasons.map((reason) => ({
-      reason,
-      meaning: WITHHELD_MEANING[reason],
-    }));
+    const withheld = withheldView(reasons);
     const structured = {
       frame: rendered.json.frame,
       memory: view,
@@ -124,12 +98,7 @@ export const explainMemoryTool = defineTool({
         session: memory.sessionId,
         tainted: memory.tainted,
       },
-      gate: {
-        reason: memory.gateReason,
-        meaning: GATE_MEANING[memory.gateReason] ?? 'unrecorded',
-        redactions: memory.redactions,
-        quarantine: memory.quarantine,
-      },
+      gate: gateView(memory),
       injection: {
         eligible: reasons.length === 0,
         pinned: memory.pinned,
@@ -168,22 +137,6 @@ export const explainMemoryTool = defineTool({
     return { structured, text: text.join('\n') };
   },
 });
-
-/** The memories this one replaced, newest first, following `supersedes` links. */
-async function replacedChain(
-  store: MemoryStore,
-  memory: Memory,
-): Promise<{ id: string; origin: string }[]> {
-  const chain: { id: string; origin: string }[] = [];
-  let next = memory.supersedes;
-  while (next !== null && chain.length < MAX_CHAIN) {
-    const previous = await store.getMemory(next);
-    if (previous === undefined) break;
-    chain.push({ id: previous.id, origin: parseOriginClass(previous.origin) });
-    next = previous.supersedes;
-  }
-  return chain;
-}
 
 /** One line on the memory's code anchors. */
 function anchorsText(anchors: Awaited<ReturnType<typeof reportAnchors>>): string {

@@ -2,10 +2,10 @@ import { z } from 'zod';
 
 import { MemoryError } from '../../core/errors.js';
 import { injectionEligibility } from '../../core/gate/injection-eligibility.js';
+import { WITHHELD_MEANING } from '../../review/meanings.js';
 import { visibleMemory } from '../memory-access.js';
 import { memoryIdArg } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { WITHHELD_MEANING } from '../withheld-meaning.js';
 
 /**
  * `pin_memory`: pinning is an injection privilege (a pinned memory is injected ahead of others), so only

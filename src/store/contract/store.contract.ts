@@ -7,6 +7,7 @@ import { describe } from 'vitest';
 
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
 import { describeAnchorsContract } from './store.anchors.contract.js';
+import { describeBrowseContract } from './store.browse.contract.js';
 import { describeCrudContract } from './store.crud.contract.js';
 import { describeHistoryContract } from './store.history.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
@@ -39,5 +40,6 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeAnchorsContract(harness);
     describeTeamsContract(harness);
     describeHistoryContract(harness);
+    describeBrowseContract(harness);
   });
 }

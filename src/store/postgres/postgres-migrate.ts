@@ -128,6 +128,7 @@ async function applyOne(
   try {
     for (const view of options.views) await conn.exec(`DROP VIEW IF EXISTS ${view.name}`);
     await conn.exec(migration.sql);
+    await migration.backfill?.(conn);
     for (const view of options.views) {
       if (view.sinceVersion <= migration.version) await conn.exec(view.sql);
     }

@@ -10,6 +10,7 @@ import type {
   QuarantineState,
   Visibility,
 } from '../../core/memory.js';
+import { sourceHostOf } from '../../core/origin/source-url.js';
 import { textWords } from '../query-terms.js';
 import type { PgQueryable } from './pg-like.js';
 
@@ -42,13 +43,14 @@ export interface PgMemoryRow {
   author_user: string | null;
   author_host: string | null;
   team_visible: boolean;
+  source_url: string | null;
 }
 
 /** Every column `toMemory` reads: the lexical columns stay on the server. */
 export const MEMORY_COLUMNS = `seq, id, content, project_key, visibility, kind, tags, origin, origin_tool,
   session_id, created_at, updated_at, last_accessed_at, access_count, heat_base, pinned, supersedes,
   superseded_by, content_hash, embedding_model, trust_band, tainted, quarantine, redactions, gate_reason,
-  author_user, author_host, team_visible`;
+  author_user, author_host, team_visible, source_url`;
 
 /** The same list qualified by alias `m`. */
 export const M_COLUMNS = MEMORY_COLUMNS.split(',')
@@ -93,6 +95,7 @@ export function toMemory(row: PgMemoryRow): Memory {
     authorUser: row.author_user,
     authorHost: row.author_host,
     teamVisible: row.team_visible,
+    sourceUrl: row.source_url,
   };
 }
 
@@ -115,9 +118,10 @@ export function lexicalText(content: string, tags: readonly string[]): string {
 const INSERT_SQL = `INSERT INTO memories (id, content, project_key, visibility, kind, tags, origin,
   origin_tool, session_id, created_at, updated_at, last_accessed_at, access_count, heat_base, pinned,
   supersedes, superseded_by, content_hash, embedding_model, trust_band, tainted, quarantine,
-  redactions, gate_reason, lexical_text, author_user, author_host, team_visible)
+  redactions, gate_reason, lexical_text, author_user, author_host, team_visible, source_url,
+  source_host)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-  $21, $22, $23, $24, $25, $26, $27, $28) RETURNING seq`;
+  $21, $22, $23, $24, $25, $26, $27, $28, $29, $30) RETURNING seq`;
 
 /** Inserts every column of `memory` verbatim and returns the new row's seq. */
 export async function insertMemoryRow(db: PgQueryable, memory: Memory): Promise<number> {
@@ -150,6 +154,8 @@ export async function insertMemoryRow(db: PgQueryable, memory: Memory): Promise<
     memory.authorUser,
     memory.authorHost,
     memory.teamVisible,
+    memory.sourceUrl,
+    sourceHostOf(memory.sourceUrl),
   ]);
   return Number(rows[0]?.seq);
 }

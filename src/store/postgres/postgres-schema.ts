@@ -8,12 +8,20 @@
  * migration: whether the extension exists is a property of the server, not of the schema version, so
  * `postgres-capabilities.ts` adds those indexes after migrating, whenever the extension is there.
  */
+import { fetchedSourceUrl } from '../../core/capture/capture-content.js';
+import { sourceHostOf } from '../../core/origin/source-url.js';
+import type { PgQueryable } from './pg-like.js';
 
 export interface PgMigration {
   version: number;
   name: string;
   /** Frozen DDL/DML, run in one transaction with its bookkeeping. */
   sql: string;
+  /**
+   * A backfill that needs the write path's own code rather than SQL, run after `sql` in the same
+   * transaction. Like `sql`, frozen once released: change the data with a new migration.
+   */
+  backfill?: (db: PgQueryable) => Promise<void>;
 }
 
 export interface PgViewDefinition {
@@ -203,11 +211,53 @@ ALTER TABLE injections ADD COLUMN withheld text NOT NULL DEFAULT '[]'
 ALTER TABLE injections DROP CONSTRAINT injections_memory_ids_check;
 `;
 
+// v4: where captured content came from (the SQLite v7 design; see sqlite-schema.ts), so the web
+// viewer's review inbox can group and purge by page, site, tool or session, and indexes for browsing.
+// - source_url is `scheme://host[:port]/path` from the hook envelope's tool input; source_host its
+//   lower-case host name. Backfill (backfillSourceV4): a web fetch captured before v4 carries its address
+//   only on its first line ("Fetched <url>:"), parsed with the capture builder's own parser, so a
+//   migrated row holds what a capture made today would; every other row stays NULL.
+// - memories_browse: the active rows (every read's default) in listing order, carrying the columns the
+//   viewer's counts and groups filter on (review state, project, origin, reader), so a page newest first
+//   is an index walk and a count can be an index-only scan. memories_warm: the rows with heat, for the
+//   dashboard's heat distribution, without visiting the cold majority.
+const V4 = `
+ALTER TABLE memories ADD COLUMN source_url text;
+ALTER TABLE memories ADD COLUMN source_host text;
+CREATE INDEX memories_browse ON memories (created_at, seq)
+  INCLUDE (quarantine, visibility, project_key, origin, team_visible, author_user)
+  WHERE superseded_by IS NULL;
+CREATE INDEX memories_warm ON memories (id COLLATE "C") WHERE heat_base > 0;
+`;
+
+async function backfillSourceV4(db: PgQueryable): Promise<void> {
+  const { rows } = await db.query<{ seq: string | number; content: string }>(
+    "SELECT seq, content FROM memories WHERE origin = 'network' AND content LIKE 'Fetched http%'",
+  );
+  const seqs: number[] = [];
+  const urls: string[] = [];
+  const hosts: (string | null)[] = [];
+  for (const row of rows) {
+    const url = fetchedSourceUrl(row.content);
+    if (url === null) continue;
+    seqs.push(Number(row.seq));
+    urls.push(url);
+    hosts.push(sourceHostOf(url));
+  }
+  if (seqs.length === 0) return;
+  await db.query(
+    `UPDATE memories m SET source_url = b.url, source_host = b.host
+     FROM unnest($1::bigint[], $2::text[], $3::text[]) AS b(seq, url, host) WHERE m.seq = b.seq`,
+    [seqs, urls, hosts],
+  );
+}
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
   { version: 2, name: 'teams', sql: V2 },
   { version: 3, name: 'code-anchors', sql: V3 },
+  { version: 4, name: 'source-address', sql: V4, backfill: backfillSourceV4 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

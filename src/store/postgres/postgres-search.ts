@@ -31,11 +31,12 @@ export function buildFilter(filter: MemoryFilter, params: Params): string {
           : `(m.project_key = ${key} AND m.visibility = 'project')`,
       );
     }
-    if (typeof scope.author === 'string') {
-      clauses.push(
-        `(m.team_visible OR m.author_user IS NULL OR m.author_user = ${params.add(scope.author)})`,
-      );
-    }
+  }
+  const reader = typeof scope?.author === 'string' ? scope.author : filter.reader;
+  if (typeof reader === 'string') {
+    clauses.push(
+      `(m.team_visible OR m.author_user IS NULL OR m.author_user = ${params.add(reader)})`,
+    );
   }
   // An empty list matches nothing rather than everything (fail closed), as on SQLite.
   if (filter.kinds !== undefined)
@@ -50,6 +51,22 @@ export function buildFilter(filter: MemoryFilter, params: Params): string {
   }
   if (filter.createdBefore !== undefined) {
     clauses.push(`m.created_at <= ${params.add(isoBound(filter.createdBefore, 'createdBefore'))}`);
+  }
+  for (const [column, values] of [
+    ['origin_tool', filter.originTools],
+    ['session_id', filter.sessionIds],
+    ['source_url', filter.sourceUrls],
+  ] as const) {
+    if (values !== undefined) clauses.push(`m.${column} = ANY(${params.add([...values])}::text[])`);
+  }
+  if (filter.sourceDomains !== undefined) {
+    // The host itself or a subdomain, compared by suffix (as on SQLite): no LIKE, so no wildcard in a
+    // domain can widen it.
+    const domains = params.add(filter.sourceDomains.map((d) => String(d).toLowerCase()));
+    clauses.push(
+      `EXISTS (SELECT 1 FROM unnest(${domains}::text[]) AS d(v) WHERE m.source_host = d.v
+         OR right(m.source_host, length(d.v) + 1) = '.' || d.v)`,
+    );
   }
   if (filter.pinned !== undefined) clauses.push(`m.pinned = ${params.add(filter.pinned)}`);
   if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');

@@ -31,12 +31,16 @@ import type {
   AuditEntry,
   CounterRow,
   ExportedMemory,
+  HeatInput,
+  HeatPage,
   ImportOutcome,
   InjectionQuery,
   InjectionRecord,
   LexicalHit,
   ListOptions,
   MemoryFilter,
+  MemoryGroupCount,
+  MemoryGroupQuery,
   MemoryPatch,
   MemoryStore,
   NewInjection,
@@ -64,6 +68,7 @@ import {
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './postgres-anchors.js';
 import { auditTrailOf } from './postgres-audit.js';
+import { countGroupsIn, countIn, listHeatIn, listIn } from './postgres-browse.js';
 import { translatePostgresError } from './postgres-errors.js';
 import { EXPORT_PAGE, exportPage } from './postgres-export.js';
 import {
@@ -269,32 +274,25 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async listMemories(input: ListOptions): Promise<Memory[]> {
     const options = this.#scoped(input);
-    if (!(options.limit > 0)) return [];
-    const params = new Params();
-    const where = buildFilter(options, params);
-    const limit = params.add(Math.floor(options.limit));
-    const offset = params.add(Math.max(0, Math.floor(options.offset ?? 0)));
-    return this.#read(async (db) => {
-      const { rows } = await db.query<PgMemoryRow>(
-        `SELECT ${M_COLUMNS} FROM memories m WHERE ${where}
-         ORDER BY m.created_at DESC, m.seq DESC LIMIT ${limit} OFFSET ${offset}`,
-        params.values,
-      );
-      return rows.map(toMemory);
-    });
+    return this.#read((db) => listIn(db, options));
   }
 
   async countMemories(input: MemoryFilter = {}): Promise<number> {
     const filter = this.#scoped(input);
-    const params = new Params();
-    const where = buildFilter(filter, params);
-    return this.#read(async (db) => {
-      const { rows } = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM memories m WHERE ${where}`,
-        params.values,
-      );
-      return Number(rows[0]?.n ?? 0);
-    });
+    return this.#read((db) => countIn(db, filter));
+  }
+
+  async countMemoryGroups(
+    filter: MemoryFilter,
+    query: MemoryGroupQuery,
+  ): Promise<MemoryGroupCount[]> {
+    const scoped = this.#scoped(filter);
+    return this.#read((db) => countGroupsIn(db, scoped, query));
+  }
+
+  async listHeat(filter: MemoryFilter, page: HeatPage): Promise<HeatInput[]> {
+    const scoped = this.#scoped(filter);
+    return this.#read((db) => listHeatIn(db, scoped, page));
   }
 
   async stats(): Promise<StoreStats> {

@@ -28,10 +28,15 @@ import type { PgLike, PgQueryable } from './pg-like.js';
 import { openPostgresStoreOn } from './postgres-open.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './postgres-schema.js';
 
-const FIXTURE = readFileSync(
-  fileURLToPath(new URL('../../../test/fixtures/postgres/schema-v1.sql', import.meta.url)),
-  'utf8',
-);
+const fixture = (version: number): string =>
+  readFileSync(
+    fileURLToPath(
+      new URL(`../../../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
+    ),
+    'utf8',
+  );
+const FIXTURE = fixture(1);
+const FIXTURE_V3 = fixture(3);
 const DIST_OPENER = fileURLToPath(
   new URL('../../../dist/store/postgres/open-postgres-store.js', import.meta.url),
 );
@@ -134,12 +139,74 @@ function describeUpgrade(name: string, target: () => Target): void {
       }
     });
 
+    it('opens a v3 schema made by its own SQL: source address backfilled from fetch captures only, browse indexes', async () => {
+      const schema = freshSchema('v3');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V3);
+      const before = (
+        await raw.query<Record<string, unknown>>('SELECT * FROM memories ORDER BY seq')
+      ).rows;
+      expect(before).toHaveLength(9);
+      expect(await columns(raw, schema, 'memories')).not.toContain('source_url:text');
+      const store = await target().open(schema);
+      try {
+        const after = (
+          await raw.query<Record<string, unknown>>('SELECT * FROM memories ORDER BY seq')
+        ).rows;
+        after.forEach((row, i) => {
+          for (const [column, value] of Object.entries(before[i]!))
+            expect(row[column], column).toEqual(value);
+        });
+        // Only the network capture whose first line names its page gains an address, in the write
+        // path's form (host lower-case, default port, query and fragment dropped); the user's note that
+        // begins the same way and the v1-era capture without that line stay NULL.
+        expect(after.map((row) => [row['id'], row['source_url'], row['source_host']])).toEqual(
+          after.map((row) =>
+            row['id'] === `01JPG${'7'.padStart(21, '0')}`
+              ? [row['id'], 'https://docs.example.com/quotas', 'docs.example.com']
+              : [row['id'], null, null],
+          ),
+        );
+        const view = await columns(raw, schema, 'active_memories');
+        expect(view).toEqual(expect.arrayContaining(['source_url:text', 'source_host:text']));
+        const { rows: indexes } = await raw.query<{ indexname: string }>(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname IN ('memories_browse', 'memories_warm') ORDER BY 1",
+          [schema],
+        );
+        expect(indexes.map((r) => r.indexname)).toEqual(['memories_browse', 'memories_warm']);
+        // Through the port: the page's group and its filter, and the author's row stays private.
+        const page = await store.getMemory(`01JPG${'7'.padStart(21, '0')}`);
+        expect(page?.sourceUrl).toBe('https://docs.example.com/quotas');
+        expect(
+          await store.countMemoryGroups(
+            { quarantine: ['pending'] },
+            { by: 'sourceHost', limit: 5 },
+          ),
+        ).toEqual([
+          { key: 'docs.example.com', count: 1 },
+          { key: null, count: 1 },
+        ]);
+        expect(
+          (await store.listMemories({ limit: 10, sourceDomains: ['example.com'] })).map(
+            (m) => m.id,
+          ),
+        ).toEqual([page?.id]);
+        const erin = await store.listMemories({ limit: 20, reader: 'erin' });
+        expect(erin.map((m) => m.id)).not.toContain(`01JPG${'9'.padStart(21, '0')}`);
+        expect(await store.checkIntegrity()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('ends a fresh install and an upgrade with the same tables and columns', async () => {
       const fresh = freshSchema('fresh');
       const upgraded = freshSchema('up');
+      const fromV3 = freshSchema('up3');
       const raw = await target().raw(upgraded);
       await raw.exec(FIXTURE);
-      for (const schema of [fresh, upgraded]) await (await target().open(schema)).close();
+      await (await target().raw(fromV3)).exec(FIXTURE_V3);
+      for (const schema of [fresh, upgraded, fromV3]) await (await target().open(schema)).close();
       for (const table of [
         'memories',
         'active_memories',
@@ -154,6 +221,7 @@ function describeUpgrade(name: string, target: () => Target): void {
         expect(await columns(raw, fresh, table), table).toEqual(
           await columns(raw, upgraded, table),
         );
+        expect(await columns(raw, fresh, table), table).toEqual(await columns(raw, fromV3, table));
       }
     });
 

@@ -62,6 +62,9 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
       old.visibility === 'project' &&
       ['user', 'agent', 'local_edit', 'local_read', 'local_exec'].includes(old.origin),
   }),
+  // v7: the source address, parsed from the first line of fetch captures only ("Fetched <url>:"); no
+  // fixture before v7 holds one, so every row reads null (the backfill itself: sqlite-schema.source.test.ts).
+  7: () => ({ sourceUrl: null }),
 };
 
 interface Manifest {

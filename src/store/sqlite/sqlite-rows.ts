@@ -9,6 +9,7 @@ import type {
   QuarantineState,
   Visibility,
 } from '../../core/memory.js';
+import { sourceHostOf } from '../../core/origin/source-url.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 
 export interface MemoryRow {
@@ -40,6 +41,8 @@ export interface MemoryRow {
   author_user: string | null;
   author_host: string | null;
   team_visible: number;
+  source_url: string | null;
+  source_host: string | null;
 }
 
 export function toMemory(row: MemoryRow): Memory {
@@ -71,6 +74,7 @@ export function toMemory(row: MemoryRow): Memory {
     authorUser: row.author_user,
     authorHost: row.author_host,
     teamVisible: row.team_visible === 1,
+    sourceUrl: row.source_url,
   };
 }
 
@@ -102,6 +106,8 @@ const COLUMNS = [
   'author_user',
   'author_host',
   'team_visible',
+  'source_url',
+  'source_host',
 ] as const;
 
 const INSERT_SQL = `INSERT INTO memories (${COLUMNS.join(', ')})
@@ -137,6 +143,8 @@ export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
     memory.authorUser,
     memory.authorHost,
     memory.teamVisible ? 1 : 0,
+    memory.sourceUrl,
+    sourceHostOf(memory.sourceUrl),
   ];
   const row = db.prepare(INSERT_SQL).get(...values) as { seq: number };
   return row.seq;

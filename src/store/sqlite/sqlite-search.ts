@@ -38,10 +38,11 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
       );
       params.push(scope.projectKey);
     }
-    if (typeof scope.author === 'string') {
-      clauses.push('(m.team_visible = 1 OR m.author_user IS NULL OR m.author_user = ?)');
-      params.push(scope.author);
-    }
+  }
+  const reader = typeof scope?.author === 'string' ? scope.author : filter.reader;
+  if (typeof reader === 'string') {
+    clauses.push('(m.team_visible = 1 OR m.author_user IS NULL OR m.author_user = ?)');
+    params.push(reader);
   }
   // An empty list matches nothing rather than everything: a caller that narrowed origins to an empty
   // allowlist must not get every origin back (fail closed).
@@ -64,6 +65,23 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
   if (filter.createdBefore !== undefined) {
     clauses.push('m.created_at <= ?');
     params.push(isoBound(filter.createdBefore, 'createdBefore'));
+  }
+  for (const [column, values] of [
+    ['origin_tool', filter.originTools],
+    ['session_id', filter.sessionIds],
+    ['source_url', filter.sourceUrls],
+  ] as const) {
+    if (values === undefined) continue;
+    clauses.push(`m.${column} IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(values));
+  }
+  if (filter.sourceDomains !== undefined) {
+    // The host itself or a subdomain: compared by suffix, so no LIKE wildcard in a domain can widen it.
+    clauses.push(
+      `EXISTS (SELECT 1 FROM json_each(?) d WHERE m.source_host = d.value
+         OR substr(m.source_host, -length(d.value) - 1) = '.' || d.value)`,
+    );
+    params.push(JSON.stringify(filter.sourceDomains.map((d) => String(d).toLowerCase())));
   }
   if (filter.pinned !== undefined) {
     clauses.push('m.pinned = ?');

@@ -31,12 +31,16 @@ import type {
   AuditEntry,
   CounterRow,
   ExportedMemory,
+  HeatInput,
+  HeatPage,
   ImportOutcome,
   InjectionQuery,
   InjectionRecord,
   LexicalHit,
   ListOptions,
   MemoryFilter,
+  MemoryGroupCount,
+  MemoryGroupQuery,
   MemoryPatch,
   MemoryStore,
   NewInjection,
@@ -63,6 +67,7 @@ import {
 } from '../write-rules.js';
 import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './sqlite-anchors.js';
 import { auditTrailOf } from './sqlite-audit.js';
+import { countGroupsIn, countIn, listHeatIn, listIn } from './sqlite-browse.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import {
   exportPage,
@@ -279,36 +284,27 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#read((db) => vectorSearchIn(db, vector, options));
   }
 
-  async listMemories(input: ListOptions): Promise<Memory[]> {
-    const options = this.#scoped(input);
-    if (!(options.limit > 0)) return [];
-    const filter = buildFilter(options);
-    return this.#read((db) => {
-      const rows = db
-        .prepare(
-          `SELECT m.* FROM memories m WHERE ${filter.sql}
-           ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`,
-        )
-        .all(
-          ...filter.params,
-          Math.floor(options.limit),
-          Math.max(0, Math.floor(options.offset ?? 0)),
-        ) as MemoryRow[];
-      return rows.map(toMemory);
-    });
+  async listMemories(options: ListOptions): Promise<Memory[]> {
+    const scoped = this.#scoped(options);
+    return this.#read((db) => listIn(db, scoped));
   }
 
-  async countMemories(input: MemoryFilter = {}): Promise<number> {
-    const filter = this.#scoped(input);
-    const where = buildFilter(filter);
-    return this.#read(
-      (db) =>
-        (
-          db
-            .prepare(`SELECT count(*) AS n FROM memories m WHERE ${where.sql}`)
-            .get(...where.params) as { n: number }
-        ).n,
-    );
+  async countMemories(filter: MemoryFilter = {}): Promise<number> {
+    const scoped = this.#scoped(filter);
+    return this.#read((db) => countIn(db, scoped));
+  }
+
+  async countMemoryGroups(
+    filter: MemoryFilter,
+    query: MemoryGroupQuery,
+  ): Promise<MemoryGroupCount[]> {
+    const scoped = this.#scoped(filter);
+    return this.#read((db) => countGroupsIn(db, scoped, query));
+  }
+
+  async listHeat(filter: MemoryFilter, page: HeatPage): Promise<HeatInput[]> {
+    const scoped = this.#scoped(filter);
+    return this.#read((db) => listHeatIn(db, scoped, page));
   }
 
   async stats(): Promise<StoreStats> {

@@ -1,0 +1,154 @@
+/**
+ * Review decisions on quarantined memories, the one path every human channel (the CLI's `approve` and
+ * `reject`, the web viewer) goes through. A decision changes the review state only, never the origin, so
+ * an approved network capture stays recall-only; it is audited with the actor who made it (channel and
+ * OS user) and when. Only human channels call this: no MCP tool and no hook reaches it.
+ */
+import { userInfo } from 'node:os';
+
+import { MemoryError } from '../core/errors.js';
+import { injectionEligibility } from '../core/gate/injection-eligibility.js';
+import type { Memory, QuarantineState } from '../core/memory.js';
+import type { Logger } from '../log/log.js';
+import type { MemoryFilter, MemoryStore } from '../store/store.js';
+import { getExistingMemory } from './explain-memory.js';
+
+/** What a person decides about a held memory. */
+export type ReviewTarget = 'approved' | 'rejected';
+
+/** The human channels that may decide. */
+export type ReviewChannel = 'cli' | 'web-ui';
+
+/** States each decision may start from. Approving a memory that was never held is a mistake. */
+export const REVIEW_FROM: Readonly<Record<ReviewTarget, readonly QuarantineState[]>> = {
+  approved: ['pending', 'rejected'],
+  rejected: ['pending', 'approved', 'none'],
+};
+
+export interface ReviewDeps {
+  store: MemoryStore;
+  log: Logger;
+}
+
+/** The outcome of one decision. */
+export interface ReviewResult {
+  memory: Memory;
+  /** False when the memory already was in the target state (nothing written). */
+  changed: boolean;
+  /** After the decision: may it be injected proactively? (Approval never widens an untrusted origin.) */
+  injectable: boolean;
+}
+
+/** `<channel>:<OS user>` as recorded in the audit trail; the channel alone when no user can be read. */
+export function reviewActor(channel: ReviewChannel, user: () => string = osUser): string {
+  let name = '';
+  try {
+    name = user().trim();
+  } catch {
+    // No passwd entry (some containers): the channel still says who decided.
+  }
+  return name === '' ? channel : `${channel}:${name}`;
+}
+
+function osUser(): string {
+  return userInfo().username;
+}
+
+/**
+ * Moves one memory to `target`. Throws NOT_FOUND, INVALID_INPUT for a malformed id, CONFLICT when the
+ * memory is in a state the decision cannot start from.
+ */
+export async function decideReview(
+  deps: ReviewDeps,
+  rawId: string,
+  target: ReviewTarget,
+  actor: string,
+): Promise<ReviewResult> {
+  const memory = await getExistingMemory(deps.store, rawId);
+  if (memory.quarantine === target) {
+    return { memory, changed: false, injectable: injectionEligibility(memory).eligible };
+  }
+  if (!REVIEW_FROM[target].includes(memory.quarantine)) {
+    throw new MemoryError(
+      'CONFLICT',
+      `Memory ${memory.id} is not awaiting review (state ${memory.quarantine}); nothing to approve. ` +
+        'Run `mnemo review` to see the memories that are.',
+    );
+  }
+  const updated = await deps.store.setQuarantine(memory.id, target, actor);
+  deps.log.info('review decision', { id: updated.id, quarantine: target, actor });
+  return { memory: updated, changed: true, injectable: injectionEligibility(updated).eligible };
+}
+
+/**
+ * Rejects a memory and deletes it: the rejection is audited with its actor first, then the row, its
+ * index entries and its vector are removed (the audit trail keeps both entries and the content hash).
+ * Returns the memory as it was. Throws like {@link decideReview}.
+ */
+export async function rejectAndDelete(
+  deps: ReviewDeps,
+  rawId: string,
+  actor: string,
+): Promise<Memory> {
+  const { memory } = await decideReview(deps, rawId, 'rejected', actor);
+  await deps.store.forget(memory.id);
+  deps.log.info('rejected memory deleted', { id: memory.id, actor });
+  return memory;
+}
+
+/** Most memories one bulk decision touches; the caller reports what remains. */
+export const MAX_BULK = 5000;
+const BULK_PAGE = 500;
+
+export interface BulkReport {
+  /** Memories the decision changed (approved, or rejected and deleted). */
+  changed: number;
+  /** Memories matched but left as they were (already in the target state, or not reviewable). */
+  unchanged: number;
+  /** Memories still matching the filter afterwards (more than {@link MAX_BULK} matched, or unchanged). */
+  remaining: number;
+}
+
+/**
+ * Applies one decision to every memory matching `filter`, up to `max` ({@link MAX_BULK}): approve, or reject and
+ * delete ("purge everything that came from this"). Ids are collected before anything changes, so the
+ * decision never chases its own writes. Each memory is its own audited transaction.
+ */
+export async function decideMany(
+  deps: ReviewDeps,
+  filter: MemoryFilter,
+  action: 'approve' | 'purge',
+  actor: string,
+  max: number = MAX_BULK,
+): Promise<BulkReport> {
+  const ids: string[] = [];
+  while (ids.length < max) {
+    const page = await deps.store.listMemories({
+      ...filter,
+      limit: Math.min(BULK_PAGE, max - ids.length),
+      offset: ids.length,
+    });
+    ids.push(...page.map((m) => m.id));
+    if (page.length < BULK_PAGE) break;
+  }
+  let changed = 0;
+  for (const id of ids) {
+    const memory = await deps.store.getMemory(id);
+    if (memory === undefined) continue;
+    if (action === 'purge') {
+      // Whatever its state: a memory a person already rejected (kept for audit) is deleted too.
+      await rejectAndDelete(deps, id, actor);
+    } else if (REVIEW_FROM.approved.includes(memory.quarantine)) {
+      await decideReview(deps, id, 'approved', actor);
+    } else {
+      continue;
+    }
+    changed += 1;
+  }
+  deps.log.info('bulk review decision', { action, actor, changed, matched: ids.length });
+  return {
+    changed,
+    unchanged: ids.length - changed,
+    remaining: await deps.store.countMemories(filter),
+  };
+}

@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { useTempDirs } from '../../test/helpers/temp-dir.js';
+import { ACTOR, openWebKit, type WebKit } from '../../test/helpers/web-kit.js';
+import type { NewMemory } from '../core/memory.js';
+import { QUARANTINE_STATES } from '../core/memory.js';
+
+const tempDir = useTempDirs();
+const kits: WebKit[] = [];
+afterEach(async () => {
+  for (const kit of kits.splice(0)) await kit.app.close();
+});
+
+/** A held inbox: three pages of one site (two hosts), one other site, an unknown tool, a tainted write. */
+async function inbox(): Promise<{ kit: WebKit; ids: Record<string, string> }> {
+  const kit = await openWebKit(tempDir());
+  kits.push(kit);
+  const put = async (name: string, fields: Partial<NewMemory>) => {
+    const { memory } = await kit.app.store.remember({
+      content: `memory ${name}`,
+      projectKey: '/a',
+      origin: 'network',
+      originTool: 'WebFetch',
+      quarantine: 'pending',
+      ...fields,
+    });
+    return [name, memory.id] as const;
+  };
+  const ids = Object.fromEntries([
+    await put('home', { sessionId: 's1', sourceUrl: 'https://evil.example/' }),
+    await put('guide', { sessionId: 's1', sourceUrl: 'https://evil.example/guide' }),
+    await put('cdn', { sessionId: 's2', sourceUrl: 'https://cdn.evil.example/x' }),
+    await put('good', { sessionId: 's2', sourceUrl: 'https://good.example/' }),
+    await put('mcp', { origin: 'unknown', originTool: 'mcp__fetch__fetch', sessionId: 's3' }),
+    await put('tainted', { origin: 'agent_tainted', originTool: 'remember', sessionId: 's3' }),
+    await put('typed', { origin: 'user', originTool: 'cli', quarantine: 'none' }),
+  ]) as Record<string, string>;
+  return { kit, ids };
+}
+
+type Groups = { groups: { key: string | null; count: number }[] };
+
+describe('web API: quarantine inbox', () => {
+  it('lists the held memories of network, unknown and tainted channels, paged, without the trusted ones', async () => {
+    const { kit, ids } = await inbox();
+    const page = await kit.get<{ total: number; items: { id: string }[] }>('/api/review?limit=4');
+    expect(page.total).toBe(6);
+    expect(page.items).toHaveLength(4);
+    const rest = await kit.get<{ items: { id: string }[] }>('/api/review?limit=4&offset=4');
+    const listed = [...page.items, ...rest.items].map((m) => m.id);
+    expect(listed).not.toContain(ids['typed']);
+    expect(new Set(listed).size).toBe(6);
+  });
+
+  it('groups by page, site, tool and session, largest first', async () => {
+    const { kit } = await inbox();
+    expect((await kit.get<Groups>('/api/review/groups?by=domain')).groups).toEqual([
+      { key: 'evil.example', count: 2 },
+      { key: null, count: 2 },
+      { key: 'cdn.evil.example', count: 1 },
+      { key: 'good.example', count: 1 },
+    ]);
+    expect((await kit.get<Groups>('/api/review/groups?by=tool')).groups).toEqual([
+      { key: 'WebFetch', count: 4 },
+      { key: 'mcp__fetch__fetch', count: 1 },
+      { key: 'remember', count: 1 },
+    ]);
+    expect(
+      (await kit.get<Groups>('/api/review/groups?by=session')).groups.map((g) => g.key),
+    ).toEqual(['s1', 's2', 's3']);
+    expect((await kit.get<Groups>('/api/review/groups?by=url')).groups[0]).toEqual({
+      key: null,
+      count: 2,
+    });
+    const site = await kit.get<{ total: number }>('/api/review?by=domain&key=evil.example');
+    expect(site.total).toBe(3);
+    expect((await kit.request('/api/review?by=domain')).status).toBe(400);
+    expect((await kit.request('/api/review/groups?by=content')).status).toBe(400);
+  });
+
+  it('purges everything that came from one site, subdomains included, and nothing else', async () => {
+    const { kit, ids } = await inbox();
+    const response = await kit.post('/api/review/bulk', {
+      action: 'purge',
+      by: 'domain',
+      key: 'Evil.Example',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ changed: 3, unchanged: 0, remaining: 0 });
+    const left = await kit.app.store.listMemories({ limit: 20, quarantine: QUARANTINE_STATES });
+    expect(left.map((m) => m.content).sort()).toEqual(
+      ['memory good', 'memory mcp', 'memory tainted', 'memory typed'].sort(),
+    );
+    const trail = await kit.app.store.auditTrail(ids['cdn']!);
+    expect(trail.map((e) => e.action)).toEqual(['remember', 'quarantine', 'forget']);
+    expect(trail[1]?.detail).toMatchObject({ actor: ACTOR });
+  });
+
+  it('approves a whole session at once and leaves the other sessions held', async () => {
+    const { kit, ids } = await inbox();
+    const response = await kit.post('/api/review/bulk', {
+      action: 'approve',
+      by: 'session',
+      key: 's3',
+    });
+    expect(await response.json()).toMatchObject({ changed: 2, remaining: 0 });
+    const states = await kit.app.store.getMemories([ids['mcp']!, ids['tainted']!, ids['home']!]);
+    expect(states.map((m) => m.quarantine)).toEqual(['approved', 'approved', 'pending']);
+    // Approval never raises trust: the tainted write stays an untrusted origin.
+    expect(states[1]?.origin).toBe('agent_tainted');
+  });
+
+  it('purges one exact page, and refuses a bulk action without a valid group', async () => {
+    const { kit, ids } = await inbox();
+    const one = await kit.post('/api/review/bulk', {
+      action: 'purge',
+      by: 'url',
+      key: 'https://evil.example/guide',
+    });
+    expect(await one.json()).toMatchObject({ changed: 1 });
+    expect(await kit.app.store.getMemory(ids['guide']!)).toBeUndefined();
+    expect(await kit.app.store.getMemory(ids['home']!)).toBeDefined();
+    for (const body of [
+      { action: 'purge', by: 'domain', key: 'not a domain' },
+      { action: 'purge', by: 'domain', key: '' },
+      { action: 'delete', by: 'tool', key: 'WebFetch' },
+      { action: 'purge', by: 'tool' },
+      { action: 'purge', by: 'tool', key: 'WebFetch', origin: 'user' },
+    ]) {
+      const response = await kit.post('/api/review/bulk', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await kit.app.store.countMemories({ quarantine: ['pending'] })).toBe(5);
+  });
+});

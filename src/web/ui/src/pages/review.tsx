@@ -1,0 +1,281 @@
+import { useState } from 'preact/hooks';
+
+import { apiPath, post } from '../api.js';
+import { count } from '../parts/format.js';
+import { MemoryList } from '../parts/memory-list.js';
+import { Pager } from '../parts/pager.js';
+import { announce } from '../parts/status.js';
+import { useApi } from '../parts/use-api.js';
+import { href, navigate } from '../router.js';
+import type { BulkReport, GroupCount, MemoryRow, Page } from '../types.js';
+import { Problem } from './problem.js';
+
+const STATES = [
+  ['pending', 'Awaiting review'],
+  ['approved', 'Approved'],
+  ['rejected', 'Rejected (kept)'],
+  ['held', 'All held'],
+] as const;
+
+/** Value, button label, noun, and what the search box finds. */
+const GROUPINGS = [
+  ['url', 'Page', 'source page', 'source page (exact address)'],
+  ['domain', 'Site', 'site', 'site (subdomains included)'],
+  ['tool', 'Tool', 'tool', 'tool'],
+  ['session', 'Session', 'session', 'session'],
+] as const;
+type Grouping = (typeof GROUPINGS)[number][0];
+
+export interface ReviewParams {
+  state: string;
+  by: Grouping | undefined;
+  key: string | undefined;
+  offset: number;
+}
+
+const LIMIT = 25;
+
+export function Review({ project, params }: { project: string | null; params: ReviewParams }) {
+  const { state, by, key, offset } = params;
+  const list = useApi<Page<MemoryRow>>(
+    apiPath('review', {
+      project,
+      state,
+      by: key === undefined ? undefined : by,
+      key,
+      offset,
+      limit: LIMIT,
+    }),
+  );
+  const groups = useApi<{ groups: GroupCount[] }>(
+    by === undefined ? null : apiPath('review/groups', { project, state, by }),
+  );
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<Error | undefined>();
+  const go = (next: Partial<ReviewParams>) => {
+    const merged = { ...params, offset: 0, ...next };
+    navigate('/review', {
+      state: merged.state,
+      by: merged.by,
+      key: merged.key,
+      offset: merged.offset === 0 ? undefined : merged.offset,
+    });
+  };
+  const run = async (work: () => Promise<string>) => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      announce(await work());
+      list.reload();
+      groups.reload();
+    } catch (e) {
+      setFailure(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const decide = (memory: MemoryRow, action: 'approve' | 'reject') =>
+    run(async () => {
+      if (action === 'reject' && !confirm('Reject this memory and delete it?'))
+        return 'Nothing changed.';
+      await post(`/api/memories/${memory.id}/${action}`);
+      return action === 'approve' ? `Approved ${memory.id}.` : `Rejected and deleted ${memory.id}.`;
+    });
+  const bulk = (action: 'approve' | 'purge') =>
+    run(async () => {
+      if (by === undefined || key === undefined) return 'Choose a group first.';
+      const total = list.data?.total ?? 0;
+      const question =
+        action === 'purge'
+          ? `Delete all ${total} memories from ${key}? This cannot be undone; the audit trail keeps a record.`
+          : `Approve all ${total} memories from ${key}? Their origin stays as it is: recall only.`;
+      if (!confirm(question)) return 'Nothing changed.';
+      const report = await post<BulkReport>('/api/review/bulk', {
+        action,
+        by,
+        key,
+        state,
+        ...(project === null ? {} : { project }),
+      });
+      const verb = action === 'purge' ? 'Purged' : 'Approved';
+      return `${verb} ${count(report.changed, 'memory')} from ${key}.${report.remaining > 0 ? ` ${report.remaining} still match; run it again.` : ''}`;
+    });
+  const grouping = GROUPINGS.find(([g]) => g === by);
+  const groupLabel = grouping?.[2] ?? '';
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        Review
+      </h1>
+      <p class="hint">
+        Web and network captures, unknown channels and agent writes in a tainted session wait here.
+        Approving lets a memory be recalled without the review label; its origin stays, so it is
+        never injected into a session by itself. Rejecting deletes it.
+      </p>
+      <div class="toolbar">
+        <label>
+          Show{' '}
+          <select value={state} onChange={(e) => go({ state: e.currentTarget.value })}>
+            {STATES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset class="segmented">
+          <legend>Group by</legend>
+          <button
+            type="button"
+            aria-pressed={by === undefined}
+            onClick={() => go({ by: undefined, key: undefined })}
+          >
+            Nothing
+          </button>
+          {GROUPINGS.map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={by === value}
+              onClick={() => go({ by: value, key: undefined })}
+            >
+              {label}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      {failure === undefined ? null : <Problem error={failure} />}
+      <div class={by === undefined ? '' : 'split'}>
+        {by === undefined ? null : (
+          <aside aria-label={`Groups by ${groupLabel}`} class="groups">
+            <GroupPicker
+              by={by}
+              label={groupLabel}
+              find={grouping?.[3] ?? ''}
+              selected={key}
+              groups={groups.data?.groups ?? []}
+              onPick={(k) => go({ key: k })}
+            />
+          </aside>
+        )}
+        <div>
+          {key === undefined || by === undefined ? null : (
+            <div class="bulk" role="group" aria-label="Act on the whole group">
+              <p>
+                <strong>{count(list.data?.total ?? 0, 'memory')}</strong> from {groupLabel}{' '}
+                <code>{key}</code>
+              </p>
+              <button
+                type="button"
+                class="primary"
+                disabled={busy || (list.data?.total ?? 0) === 0}
+                onClick={() => void bulk('approve')}
+              >
+                Approve all
+              </button>
+              <button
+                type="button"
+                class="danger"
+                disabled={busy || (list.data?.total ?? 0) === 0}
+                onClick={() => void bulk('purge')}
+              >
+                Purge everything from this {GROUPINGS.find(([g]) => g === by)?.[1].toLowerCase()}
+              </button>
+              <a href={href('/review', { state, by })}>Clear</a>
+            </div>
+          )}
+          {list.error === undefined ? null : <Problem error={list.error} />}
+          {list.data === undefined ? (
+            <p aria-live="polite">Loading…</p>
+          ) : (
+            <>
+              <MemoryList
+                memories={list.data.items}
+                empty={state === 'pending' ? 'Nothing awaits review.' : 'No memories here.'}
+                actions={(memory) => (
+                  <>
+                    {memory.quarantine === 'pending' || memory.quarantine === 'rejected' ? (
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => void decide(memory, 'approve')}
+                      >
+                        Approve<span class="visually-hidden"> {memory.id}</span>
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={busy}
+                      onClick={() => void decide(memory, 'reject')}
+                    >
+                      Reject<span class="visually-hidden"> {memory.id}</span>
+                    </button>
+                  </>
+                )}
+              />
+              <Pager
+                total={list.data.total}
+                offset={list.data.offset}
+                limit={list.data.limit}
+                noun="memory"
+                onPage={(next) => go({ offset: next, key, by })}
+              />
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function GroupPicker(props: {
+  by: Grouping;
+  label: string;
+  find: string;
+  selected: string | undefined;
+  groups: GroupCount[];
+  onPick: (key: string) => void;
+}) {
+  const [typed, setTyped] = useState('');
+  const named = props.groups.filter((g): g is GroupCount & { key: string } => g.key !== null);
+  const unnamed = props.groups.find((g) => g.key === null);
+  return (
+    <>
+      <form
+        class="group-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (typed.trim() !== '') props.onPick(typed.trim());
+        }}
+      >
+        <label for="group-key">Find a {props.find}</label>
+        <input id="group-key" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
+        <button type="submit">Show</button>
+      </form>
+      {named.length === 0 ? (
+        <p class="empty">No memory here has a {props.label}.</p>
+      ) : (
+        <ul class="group-list">
+          {named.map((g) => (
+            <li key={g.key}>
+              <button
+                type="button"
+                aria-pressed={props.selected === g.key}
+                onClick={() => props.onPick(g.key)}
+                title={g.key}
+              >
+                <span class="group-key">{g.key}</span> <span class="group-count">{g.count}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {unnamed === undefined ? null : (
+        <p class="note">
+          {count(unnamed.count, 'memory')} without a {props.label}.
+        </p>
+      )}
+    </>
+  );
+}

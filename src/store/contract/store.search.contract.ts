@@ -263,6 +263,46 @@ export function describeSearchContract(h: Harness): void {
       ]);
     });
 
+    h.test(
+      "lists a project's scope with global memories in one newest-first order, every page, ties by insertion",
+      async () => {
+        const clock = new ManualClock();
+        const store = await h.open({ clock });
+        // Project A, global and project B memories interleaved in time, some sharing a timestamp.
+        const kept: string[] = [];
+        for (let i = 0; i < 24; i += 1) {
+          const where = i % 3;
+          const { memory } = await store.remember({
+            content: `interleaved note ${i}`,
+            projectKey: where === 2 ? PROJECT_B : PROJECT_A,
+            ...(where === 1 ? { visibility: 'global' as const } : {}),
+          });
+          if (where !== 2) kept.push(memory.id);
+          if (i % 4 !== 3) clock.advance(1000);
+        }
+        const newestFirst = [...kept].reverse();
+        const scope = { projectKey: PROJECT_A, includeGlobal: true };
+        for (const [limit, offset] of [
+          [50, 0],
+          [5, 0],
+          [5, 3],
+          [4, 12],
+          [3, 15],
+          [10, 20],
+        ] as const) {
+          const page = await store.listMemories({ scope, limit, offset });
+          expect(page.map((m) => m.id)).toEqual(newestFirst.slice(offset, offset + limit));
+        }
+        const onlyA = await store.listMemories({
+          scope: { projectKey: PROJECT_A, includeGlobal: false },
+          limit: 50,
+        });
+        expect(onlyA.every((m) => m.projectKey === PROJECT_A && m.visibility === 'project')).toBe(
+          true,
+        );
+      },
+    );
+
     h.test('excludes superseded memories from every read unless includeSuperseded', async () => {
       const store = await h.open();
       const old = await store.remember(

@@ -15,7 +15,7 @@ import {
 } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { type MemoryRow, toMemory } from './sqlite-rows.js';
-import { buildFilter } from './sqlite-search.js';
+import { buildFilter, listSql } from './sqlite-search.js';
 
 /** Group sizes under the filter; see `MemoryStore.countMemoryGroups`. */
 export function countGroupsIn(
@@ -64,18 +64,8 @@ export function listHeatIn(db: SqliteLike, filter: MemoryFilter, page: HeatPage)
 /** One page of the filter, newest first; see `MemoryStore.listMemories`. */
 export function listIn(db: SqliteLike, options: ListOptions): Memory[] {
   if (!(options.limit > 0)) return [];
-  const filter = buildFilter(options);
-  const rows = db
-    .prepare(
-      `SELECT m.* FROM memories m WHERE ${filter.sql}
-       ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?`,
-    )
-    .all(
-      ...filter.params,
-      Math.floor(options.limit),
-      Math.max(0, Math.floor(options.offset ?? 0)),
-    ) as MemoryRow[];
-  return rows.map(toMemory);
+  const list = listSql(options);
+  return (db.prepare(list.sql).all(...list.params) as MemoryRow[]).map(toMemory);
 }
 
 /** The number of memories matching the filter; see `MemoryStore.countMemories`. */

@@ -4,7 +4,7 @@
  * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
  */
 import { isoBound, lexicalTerms, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
-import type { MemoryFilter } from '../store.js';
+import type { ListOptions, MemoryFilter } from '../store.js';
 import type { SqliteValue } from './sqlite-like.js';
 
 export interface SqlFragment {
@@ -22,7 +22,11 @@ export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
 }
 
-/** WHERE clause (without the keyword) over alias `m` of `memories`. */
+/**
+ * WHERE clause (without the keyword) over alias `m` of `memories`. A unary `+` keeps a column out of
+ * index selection where no index should drive the query: a project scope is then read through
+ * `memories_project_created`, in `created_at` order, instead of all of a visibility's rows.
+ */
 export function buildFilter(filter: MemoryFilter): SqlFragment {
   const clauses: string[] = [];
   const params: SqliteValue[] = [];
@@ -34,7 +38,7 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
       clauses.push(
         scope.includeGlobal
           ? "((m.project_key = ? AND m.visibility = 'project') OR m.visibility = 'global')"
-          : "(m.project_key = ? AND m.visibility = 'project')",
+          : "(m.project_key = ? AND +m.visibility = 'project')",
       );
       params.push(scope.projectKey);
     }
@@ -47,11 +51,11 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
   // An empty list matches nothing rather than everything: a caller that narrowed origins to an empty
   // allowlist must not get every origin back (fail closed).
   if (filter.kinds !== undefined) {
-    clauses.push(`m.kind IN (SELECT value FROM json_each(?))`);
+    clauses.push(`+m.kind IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(filter.kinds));
   }
   if (filter.origins !== undefined) {
-    clauses.push(`m.origin IN (SELECT value FROM json_each(?))`);
+    clauses.push(`+m.origin IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(filter.origins));
   }
   for (const tag of new Set(filter.tags ?? [])) {
@@ -92,10 +96,40 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
   if (filter.quarantine === undefined) {
     clauses.push("m.quarantine <> 'rejected'");
   } else {
-    clauses.push('m.quarantine IN (SELECT value FROM json_each(?))');
+    clauses.push('+m.quarantine IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(filter.quarantine));
   }
   return { sql: clauses.length === 0 ? '1' : clauses.join(' AND '), params };
+}
+
+const NEWEST_FIRST = 'ORDER BY m.created_at DESC, m.seq DESC';
+
+/**
+ * `listMemories`: newest first. A project's scope with global memories is read as two walks of an index
+ * in `created_at` order (the project's rows, the global rows), each stopped after `limit + offset`
+ * matches, then merged: as one OR, SQLite would collect and sort every row in scope, which took
+ * 100–300 ms per session start at 10k–100k memories (docs/benchmarks.md, "Hook latency").
+ */
+export function listSql(options: ListOptions): SqlFragment {
+  const limit = Math.floor(options.limit);
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const { scope } = options;
+  if (scope === undefined || scope.projectKey === null || !scope.includeGlobal) {
+    const filter = buildFilter(options);
+    return {
+      sql: `SELECT m.* FROM memories m WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+      params: [...filter.params, limit, offset],
+    };
+  }
+  const project = buildFilter({ ...options, scope: { ...scope, includeGlobal: false } });
+  // The same scope otherwise (its author rule included), narrowed to global memories.
+  const global = buildFilter({ ...options, scope: { ...scope, projectKey: null } });
+  const walk = (filter: SqlFragment) =>
+    `SELECT * FROM (SELECT m.* FROM memories m WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ?)`;
+  return {
+    sql: `${walk(project)} UNION ALL ${walk(global)} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
+    params: [...project.params, limit + offset, ...global.params, limit + offset, limit, offset],
+  };
 }
 
 /** Lexical candidates: -bm25 as score, ties broken by seq for stable output. */

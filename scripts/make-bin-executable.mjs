@@ -1,5 +1,8 @@
-// tsc does not preserve the executable bit; npm links `bin` but a direct `./dist/cli/main.js` call needs it.
+// tsc and esbuild do not set the executable bit; npm links `bin` but a direct `./dist/cli/mnemo.cjs`
+// call needs it (main.js too, which installs made before mnemo.cjs existed may run directly).
 import { chmodSync, existsSync } from 'node:fs';
 
-const bin = new URL('../dist/cli/main.js', import.meta.url);
-if (existsSync(bin)) chmodSync(bin, 0o755);
+for (const file of ['../dist/cli/mnemo.cjs', '../dist/cli/main.js']) {
+  const bin = new URL(file, import.meta.url);
+  if (existsSync(bin)) chmodSync(bin, 0o755);
+}

@@ -7,15 +7,22 @@ import { join } from 'node:path';
 import { resolveMnemoHome } from '../config/home.js';
 import { createLogger } from '../log/log.js';
 
-/** Writes one error line for `name` to the default log. Never throws. */
-export function logHookLoadFailure(name: string, error: unknown): void {
+const FALLBACK = 'hook bundle failed to load; running the unbundled entry';
+
+/** Writes one error line for `name` to the default log of `env`'s home. Never throws. */
+export function logHookLoadFailure(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  error: unknown,
+  message = FALLBACK,
+): void {
   try {
-    const file = join(resolveMnemoHome(process.env), 'logs', 'mnemo.log');
+    const file = join(resolveMnemoHome(env), 'logs', 'mnemo.log');
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    createLogger({ file, level: 'info', clock: { now: () => new Date() } }).error(
-      'hook bundle failed to load; running the unbundled entry',
-      { hook: name.slice(0, 64), error: stack.slice(0, 2000) },
-    );
+    createLogger({ file, level: 'info', clock: { now: () => new Date() } }).error(message, {
+      hook: name.slice(0, 64),
+      error: stack.slice(0, 2000),
+    });
   } catch {
     // Not even the log is writable: the CLI path reports what it can.
   }

@@ -1,42 +1,26 @@
 #!/usr/bin/env node
 /**
- * The `mnemo` executable. Wiring only: every command is parsed in create-program.ts and loaded lazily,
- * so `--help` starts without the store driver. `mnemo hook <event>`, which Claude Code runs on every tool
- * call and prompt, takes a fast path past the CLI: it loads the hook's own bundle (dist/hook-bundles/,
- * built by scripts/bundle-hooks.mjs) and nothing else, so this file imports as little as it can.
+ * The CLI's entry module. Wiring only: every command is parsed in create-program.ts and loaded lazily,
+ * so `--help` starts without the store driver. The executable is cli/bin.ts (dist/cli/mnemo.cjs), which
+ * imports this module for everything but a bundled hook. Installs made before it registered
+ * `node …/dist/cli/main.js hook <event>`, so `hook <event>` still takes the same fast path here: the
+ * hook's bundle through the code cache (hook-bundle-loader.ts), past the CLI.
  */
-import nodeModule from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-import { isHookName } from '../hooks/hook-names.js';
-import type { HookEntry } from '../hooks/hook-specs.js';
-
-/** Loads a hook's bundle, or tsc's unbundled entry when the bundles were not built. */
-async function loadHookEntry(name: string): Promise<HookEntry | undefined> {
-  // The V8 compile cache (Node 22.1+) must be on before the bundle is compiled; Node 20 has none.
-  if ('enableCompileCache' in nodeModule) {
-    const { enableCompileCache } = await import('./compile-cache.js');
-    enableCompileCache(process.env);
-  }
-  try {
-    return (await import(`../hook-bundles/${name}.js`)) as HookEntry;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') {
-      const { logHookLoadFailure } = await import('./hook-load-failure.js');
-      logHookLoadFailure(name, error);
-    }
-    // The CLI's `hook` command below loads the unbundled entry and logs whatever fails there.
-    return undefined;
-  }
-}
+import { runHookBundle } from './hook-bundle-loader.js';
 
 const argv = process.argv.slice(2);
 const [command, event] = argv;
-const entry =
-  argv.length === 2 && command === 'hook' && event !== undefined && isHookName(event)
-    ? await loadHookEntry(event)
-    : undefined;
-if (entry !== undefined) {
-  await entry.main();
+const bundled =
+  argv.length === 2 &&
+  command === 'hook' &&
+  event !== undefined &&
+  (await runHookBundle(event, {
+    bundleDir: fileURLToPath(new URL('../hook-bundles/', import.meta.url)),
+    env: process.env,
+  }));
+if (bundled) {
   process.exitCode = 0;
 } else {
   // `mnemo export | head` closes the pipe early; that is the reader's choice, not an error. (Not on the

@@ -72,6 +72,12 @@ function settingsFiles(where: TargetEnv): { path: string; json: Json | undefined
     .map((file) => ({ path: file.path, json: readJson(file.path) }));
 }
 
+/**
+ * Installs made before the CommonJS executable (dist/cli/mnemo.cjs) registered the CLI's ES module;
+ * those hooks still work, through the same bundles, but each pays for Node's ES-module loader.
+ */
+const OLDER_ENTRY = /(?:^|[/\\])dist[/\\]cli[/\\]main\.js$/;
+
 /** Every hook registered and runnable. */
 export function checkHooks(where: TargetEnv) {
   const files = settingsFiles(where);
@@ -80,6 +86,7 @@ export function checkHooks(where: TargetEnv) {
   }
   const missing: string[] = [];
   const broken: string[] = [];
+  let older = false;
   for (const row of HOOK_REGISTRATIONS) {
     const suffix = ` hook ${row.subcommand}`;
     const commands = files.flatMap((file) => hookCommands(file.json, row.event));
@@ -88,7 +95,9 @@ export function checkHooks(where: TargetEnv) {
       missing.push(`${row.event} (mnemo hook ${row.subcommand})`);
       continue;
     }
-    const gone = missingPaths(splitCommandLine(ours.trimEnd().slice(0, -suffix.length)));
+    const launcher = splitCommandLine(ours.trimEnd().slice(0, -suffix.length));
+    if (launcher.some((word) => OLDER_ENTRY.test(word))) older = true;
+    const gone = missingPaths(launcher);
     if (gone.length > 0) broken.push(`${row.event} runs ${gone.join(', ')}, which does not exist`);
   }
   const where_ = files.map((file) => file.path).join(', ');
@@ -104,7 +113,14 @@ export function checkHooks(where: TargetEnv) {
       'Run `mnemo install` again from the mnemo you use now: it points the hooks at this binary.',
     );
   }
-  return pass(`${HOOK_REGISTRATIONS.length} hooks registered, binary present`);
+  const registered = `${HOOK_REGISTRATIONS.length} hooks registered, binary present`;
+  return older
+    ? pass(
+        `${registered}; they run dist/cli/main.js, the entry point of an earlier install, which starts ` +
+          'each hook more slowly: run `mnemo install` again to register dist/cli/mnemo.cjs',
+        { olderEntryPoint: true },
+      )
+    : pass(registered);
 }
 
 function mcpEntry(json: Json | undefined): Json | undefined {

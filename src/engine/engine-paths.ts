@@ -51,9 +51,10 @@ export function socketPathFor(
   home: string,
   options: { tmp?: string; platform?: NodeJS.Platform } = {},
 ): { socket: string; socketDir: string | undefined } {
-  const key = createHash('sha256').update(home).digest('hex').slice(0, 16);
+  // Hashed only when needed: a hook that just reads the lock never loads node:crypto for it.
+  const key = () => createHash('sha256').update(home).digest('hex').slice(0, 16);
   if ((options.platform ?? process.platform) === 'win32') {
-    return { socket: `\\\\.\\pipe\\mnemo-${key}`, socketDir: undefined };
+    return { socket: `\\\\.\\pipe\\mnemo-${key()}`, socketDir: undefined };
   }
   const inHome = join(home, 'engine.sock');
   if (Buffer.byteLength(inHome) <= MAX_SOCKET_PATH_BYTES)
@@ -61,10 +62,10 @@ export function socketPathFor(
   const dirName = `mnemo-${currentUid() ?? 'user'}`;
   for (const base of [options.tmp ?? tmpdir(), '/tmp']) {
     const socketDir = join(base, dirName);
-    const socket = join(socketDir, `${key}.sock`);
+    const socket = join(socketDir, `${key()}.sock`);
     if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES) return { socket, socketDir };
   }
   // A temp dir this long is unusual; /tmp always fits (about 40 bytes).
   const socketDir = join('/tmp', dirName);
-  return { socket: join(socketDir, `${key}.sock`), socketDir };
+  return { socket: join(socketDir, `${key()}.sock`), socketDir };
 }

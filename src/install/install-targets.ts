@@ -67,7 +67,7 @@ export function installTargets(scope: InstallScope, where: TargetEnv): Targets {
 
 /**
  * How the registered hooks and server start mnemo. By default the node running now and the package's
- * `dist/cli/main.js` found from `argv1` (through symlinks such as npm's bin link), both absolute, so the
+ * `dist/cli/mnemo.cjs` found from `argv1` (through symlinks such as npm's bin link), both absolute, so the
  * hooks do not depend on Claude Code's PATH. `command` (a user's `--command`) replaces both.
  * Throws INVALID_INPUT when the package's built entry point cannot be found.
  */
@@ -96,7 +96,7 @@ function packageMain(argv1: string | undefined): string {
   }
   for (let dir = dirname(realpathSync(argv1)); ; dir = dirname(dir)) {
     if (isMnemoPackage(join(dir, 'package.json'))) {
-      const main = join(dir, 'dist', 'cli', 'main.js');
+      const main = join(dir, 'dist', 'cli', 'mnemo.cjs');
       if (existsSync(main)) return main;
       throw new MemoryError('INVALID_INPUT', `${main} does not exist. ${hint}`);
     }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
 import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines } from '../helpers/engine-process.js';
-import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { MNEMO_MAIN_MODULE, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 
 const newHome = useTestHomes();
 const engines = useEngines();
@@ -62,6 +62,19 @@ describe('mnemo doctor', () => {
     expect(hooks.ok).toBe(false);
     expect(hooks.detail).toContain(`${gone}, which does not exist`);
     expect(doctorCheck(report, 'mcp').ok).toBe(false);
+  });
+
+  it('says to run mnemo install again when the hooks run the entry point of an earlier install', async () => {
+    const h = home();
+    const older = `${process.execPath} ${MNEMO_MAIN_MODULE}`;
+    expect((await h.run(['install', '--command', older])).code).toBe(0);
+    const before = check((await doctorJson(h)).report, 'hooks');
+    expect(before.ok).toBe(true);
+    expect(before.detail).toContain('run `mnemo install` again');
+    expect(before.data).toEqual({ olderEntryPoint: true });
+    expect((await h.run(['install'])).code).toBe(0);
+    const after = check((await doctorJson(h)).report, 'hooks');
+    expect(after).toMatchObject({ ok: true, detail: '7 hooks registered, binary present' });
   });
 
   it('fails on a store whose audit chain was edited and names the broken entry', async () => {

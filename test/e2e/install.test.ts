@@ -20,13 +20,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { HOOK_REGISTRATIONS } from '../../src/core/install/registration.js';
+import { hookFixture } from '../helpers/hook-fixtures.js';
 import {
   readJson,
   RICH_CLAUDE_JSON,
   RICH_SETTINGS,
   snapshotTree,
 } from '../helpers/install-files.js';
-import { MNEMO_BIN, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { MNEMO_BIN, MNEMO_MAIN_MODULE, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 
@@ -72,6 +74,24 @@ function mnemoGroups(path: string, event: string): Group[] {
   return (hooksOf(path)[event] ?? []).filter((g) =>
     g.hooks.some((h) => h.command.includes(MNEMO_BIN)),
   );
+}
+
+/** Runs a registered command through `sh -c` as Claude Code does, feeding `input`. */
+function runShell(
+  command: string,
+  h: TestHome,
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { env: h.env, cwd: h.project, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
 }
 
 describe('mnemo install into an empty home', () => {
@@ -271,6 +291,32 @@ describe('mnemo install commands', () => {
     await ok(h, ['uninstall']);
     const after = snapshotTree(h.userHome);
     // The second install's backups of the first install's state stay for the user.
+    for (const key of Object.keys(after)) if (key.includes('mnemo-backup')) delete after[key];
+    expect(after).toEqual(before);
+  });
+
+  it('replaces an install of the earlier entry point (dist/cli/main.js), whose hooks still work, and uninstall restores byte for byte', async () => {
+    const h = richHome();
+    const before = snapshotTree(h.userHome);
+    await ok(h, ['install', '--command', `${process.execPath} ${MNEMO_MAIN_MODULE}`]);
+    const older =
+      (hooksOf(h.settings)['PostToolUse'] ?? [])
+        .flatMap((g) => g.hooks.map((x) => x.command))
+        .find((command) => command.endsWith(' hook post-tool-use')) ?? '';
+    expect(older).toBe(`${process.execPath} ${MNEMO_MAIN_MODULE} hook post-tool-use`);
+    const payload = JSON.stringify(hookFixture('post-tool-use-edit', { cwd: h.project }));
+    const edit = await runShell(older, h, payload);
+    expect(edit).toEqual({ code: 0, stdout: '', stderr: '' });
+    const stored = await withStore(h.home, (app) => app.store.listMemories({ limit: 5 }));
+    expect(stored.map((memory) => memory.origin)).toEqual(['local_edit']);
+    await ok(h, ['install']);
+    const text = readFileSync(h.settings, 'utf8');
+    expect(text).not.toContain(MNEMO_MAIN_MODULE);
+    expect(mnemoGroups(h.settings, 'PostToolUse')[0]?.hooks[0]?.command).toBe(
+      `${process.execPath} ${MNEMO_BIN} hook post-tool-use`,
+    );
+    await ok(h, ['uninstall']);
+    const after = snapshotTree(h.userHome);
     for (const key of Object.keys(after)) if (key.includes('mnemo-backup')) delete after[key];
     expect(after).toEqual(before);
   });

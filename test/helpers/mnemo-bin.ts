@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { useTempDirs } from './temp-dir.js';
 
 /** The built executable; e2e tests exercise what ships, so `npm test` builds first. */
-export const MNEMO_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const MNEMO_BIN = fileURLToPath(new URL('../../dist/cli/mnemo.cjs', import.meta.url));
+/** The CLI's ES-module entry, which installs made before the executable above registered. */
+export const MNEMO_MAIN_MODULE = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** The repository root, where node_modules lives (for child scripts that need a package). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,7 +66,7 @@ export function runProcess(
   });
 }
 
-/** Spawns `node dist/cli/main.js …` and collects its output. */
+/** Spawns `node dist/cli/mnemo.cjs …` and collects its output. */
 export function runMnemo(
   args: readonly string[],
   options: RunOptions & { env: NodeJS.ProcessEnv; cwd: string },

@@ -153,7 +153,7 @@ export function buildRegistration(flavour: RegistrationFlavour, launcher: Launch
  * The plugin's launcher. Shell form with the placeholder in double quotes, as the plugin reference shows
  * (§3.3): single quotes would stop the expansion, and no quotes would split a path with spaces.
  */
-export const PLUGIN_MAIN = '${CLAUDE_PLUGIN_ROOT}/dist/cli/main.js';
+export const PLUGIN_MAIN = '${CLAUDE_PLUGIN_ROOT}/dist/cli/mnemo.cjs';
 export const PLUGIN_LAUNCHER: Launcher = {
   hookPrefix: `node "${PLUGIN_MAIN}"`,
   mcpCommand: 'node',

@@ -1,4 +1,4 @@
-/** `mnemo hook post-tool-use-failure`, bundled into `dist/hook-bundles/post-tool-use-failure.js` by `npm run build`. */
+/** `mnemo hook post-tool-use-failure`, bundled into `dist/hook-bundles/post-tool-use-failure.cjs` by `npm run build`. */
 import type { ToolResultInput } from '../hook-input.js';
 import { toolResultSpec } from '../post-tool-use.js';
 import { hookEntry } from '../run-hook.js';

@@ -1,4 +1,4 @@
-/** `mnemo hook pre-compact`, bundled into `dist/hook-bundles/pre-compact.js` by `npm run build`. */
+/** `mnemo hook pre-compact`, bundled into `dist/hook-bundles/pre-compact.cjs` by `npm run build`. */
 import { type PreCompactInput, preCompactInput } from '../hook-input.js';
 import { handlePreCompact } from '../pre-compact.js';
 import { hookEntry } from '../run-hook.js';

@@ -1,4 +1,4 @@
-/** `mnemo hook pre-tool-use`, bundled into `dist/hook-bundles/pre-tool-use.js` by `npm run build`. */
+/** `mnemo hook pre-tool-use`, bundled into `dist/hook-bundles/pre-tool-use.cjs` by `npm run build`. */
 import { type PreToolUseInput, preToolUseInput } from '../hook-input.js';
 import { handlePreToolUse } from '../pre-tool-use.js';
 import { hookEntry } from '../run-hook.js';

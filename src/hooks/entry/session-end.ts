@@ -1,4 +1,4 @@
-/** `mnemo hook session-end`, bundled into `dist/hook-bundles/session-end.js` by `npm run build`. */
+/** `mnemo hook session-end`, bundled into `dist/hook-bundles/session-end.cjs` by `npm run build`. */
 import { type SessionEndInput, sessionEndInput } from '../hook-input.js';
 import { hookEntry } from '../run-hook.js';
 import { handleSessionEnd } from '../session-end.js';

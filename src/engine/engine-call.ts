@@ -1,6 +1,6 @@
 /**
- * Requests to the running resident engine, for hooks, the MCP server and the CLI: hybrid recall and the
- * capture hand-off, over the engine's socket. Every call is bounded by a timeout and never throws: on
+ * Requests to the running resident engine, for hooks, the MCP server and the CLI: hybrid recall, the
+ * capture hand-off and the injection of session-start and prompt-recall hooks, over the engine's socket. Every call is bounded by a timeout and never throws: on
  * any failure (no engine, a stale lock, a wrong token, a slow or malformed answer) the caller does the
  * work itself, e.g. a lexical-only recall straight from the store. Nothing here loads a model, opens
  * the store or starts a process (engine-client.ts does that), so a hook can load it cheaply.
@@ -28,7 +28,9 @@ import {
   type CaptureResult,
   captureResultSchema,
   ENGINE_PROTOCOL_VERSION,
+  type EngineInjectArgs,
   type EngineOp,
+  injectResultSchema,
   LineBuffer,
   MAX_RESPONSE_BYTES,
   recallArgsSchema,
@@ -226,4 +228,29 @@ export async function engineRecall(
   );
   // The schema mirrors RankedHit field for field (engine-protocol.ts), so the types line up.
   return parsed.success ? parsed.output.hits : undefined;
+}
+
+/** What {@link engineInject} found: the hook's output, or why the hook must read the store itself. */
+export type InjectAnswer =
+  | { status: 'answered'; stdout: string | null }
+  | { status: 'fallback'; reason: string; sent: boolean };
+
+/**
+ * Asks the running engine to answer a session-start or prompt-recall hook (engine-inject.ts) and waits
+ * up to `timeoutMs`. `answered` carries exactly what the hook prints; on `fallback` (no engine, an engine
+ * without the op, a slow or `late` answer) the hook reads the store itself. Never throws.
+ */
+export async function engineInject(
+  config: Home,
+  args: EngineInjectArgs,
+  timeoutMs: number,
+  options: EngineClientOptions = {},
+): Promise<InjectAnswer> {
+  const outcome = await call(config, 'inject', args, timeoutMs, options);
+  if (!outcome.ok) return { status: 'fallback', reason: outcome.reason, sent: outcome.sent };
+  const parsed = v.safeParse(injectResultSchema, outcome.result);
+  if (!parsed.success) return { status: 'fallback', reason: 'malformed inject answer', sent: true };
+  return 'late' in parsed.output
+    ? { status: 'fallback', reason: 'late', sent: true }
+    : { status: 'answered', stdout: parsed.output.stdout };
 }

@@ -16,6 +16,7 @@
  */
 import * as v from 'valibot';
 
+import { MAX_INJECTION_TOKENS } from '../config/config.js';
 import { MAX_LIMIT } from '../config/limits.js';
 import { GATE_REASONS, MEMORY_KINDS, QUARANTINE_STATES, VISIBILITIES } from '../core/memory.js';
 import { TRUST_BANDS } from '../core/origin/origin-class.js';
@@ -35,7 +36,7 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export const MAX_QUERY_CHARS = 8192;
 
 /** The operations. */
-export const ENGINE_OPS = ['ping', 'recall', 'capture', 'drain', 'stop'] as const;
+export const ENGINE_OPS = ['ping', 'recall', 'capture', 'inject', 'drain', 'stop'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 
 /** Error codes of the protocol itself; handler failures carry the MemoryError code (e.g. STORE_BUSY). */
@@ -96,11 +97,44 @@ export const recallArgsSchema = v.strictObject({
 /** The arguments of `recall`. */
 export type EngineRecallArgs = v.InferOutput<typeof recallArgsSchema>;
 
+/** The hooks whose injection the engine can answer (`inject`). */
+export const INJECT_EVENTS = ['session-start', 'user-prompt-submit'] as const;
+/** Longest hook output the engine returns: a pack within MAX_INJECTION_TOKENS, JSON-escaped. */
+export const MAX_INJECT_OUTPUT_CHARS = 256 * 1024;
+
+/**
+ * Arguments of `inject`: a session-start or user-prompt-submit payload (re-validated by the engine with
+ * the hook's own schema), the hook's injection settings (it read the config file just now; the engine's
+ * copy may be older), and the time (ms since the epoch) after which the hook no longer waits: past it
+ * the engine records nothing in the ledger and answers `late`.
+ */
+export const injectArgsSchema = v.strictObject({
+  event: v.picklist(INJECT_EVENTS),
+  input: v.record(v.string(), v.unknown()),
+  injection: v.strictObject({
+    sessionStartTokens: int(0, MAX_INJECTION_TOKENS),
+    promptTokens: int(0, MAX_INJECTION_TOKENS),
+    proactiveLocal: v.boolean(),
+  }),
+  answerBy: integer(),
+});
+/** The arguments of `inject`. */
+export type EngineInjectArgs = v.InferOutput<typeof injectArgsSchema>;
+
+/** What `inject` answers: the hook's stdout (null: print nothing), or `late` (nothing was recorded). */
+export const injectResultSchema = v.union([
+  v.strictObject({ stdout: v.nullable(v.pipe(v.string(), v.maxLength(MAX_INJECT_OUTPUT_CHARS))) }),
+  v.strictObject({ late: v.literal(true) }),
+]);
+/** The engine's answer to `inject`. */
+export type InjectResult = v.InferOutput<typeof injectResultSchema>;
+
 /** A parsed request line, or the error to answer it with (`close`: end the connection after it). */
 export type ParsedRequest =
   | { ok: true; id: string | number; op: 'ping' | 'drain' | 'stop' }
   | { ok: true; id: string | number; op: 'recall'; args: EngineRecallArgs }
   | { ok: true; id: string | number; op: 'capture'; args: SpoolEntry }
+  | { ok: true; id: string | number; op: 'inject'; args: EngineInjectArgs }
   | {
       ok: false;
       id: string | number | null;
@@ -153,6 +187,15 @@ export function parseRequest(line: string, token: string): ParsedRequest {
       return bad(id, `bad capture: ${v.getDotPath(issue) ?? ''} ${issue.type}`.trim());
     }
     return { ok: true, id, op: 'capture', args: entry.output };
+  }
+  if (op === 'inject') {
+    const inject = v.safeParse(injectArgsSchema, args);
+    // Path and issue type only: a message could echo the prompt.
+    if (!inject.success) {
+      const issue = inject.issues[0];
+      return bad(id, `bad inject arguments: ${v.getDotPath(issue) ?? ''} ${issue.type}`.trim());
+    }
+    return { ok: true, id, op: 'inject', args: inject.output };
   }
   if (op !== 'recall') return bad(id, `unknown op ${JSON.stringify(op).slice(0, 40)}`);
   const parsed = v.safeParse(recallArgsSchema, args);
@@ -210,6 +253,8 @@ export const pingResultSchema = v.object({
   embedder: v.nullable(v.string()),
   /** Recall requests answered since the engine started. */
   recalls: integer(),
+  /** Session-start and prompt-recall hooks answered (not `late`) since the engine started. */
+  injections: v.optional(integer(), 0),
   queues: v.object({
     spoolFiles: integer(),
     spoolBytes: integer(),

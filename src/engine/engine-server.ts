@@ -11,6 +11,7 @@ import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
 import {
+  type EngineInjectArgs,
   type EngineRecallArgs,
   errorLine,
   LineBuffer,
@@ -20,11 +21,17 @@ import {
 } from './engine-protocol.js';
 
 /** What the server calls for each authenticated request. Results must be JSON-serialisable. */
+function isLate(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && 'late' in result;
+}
+
 export interface EngineHandlers {
   ping(): Promise<unknown>;
   recall(args: EngineRecallArgs): Promise<unknown>;
   /** Applies (or, with the store busy, spools) a capture a hook handed off; answers once it is safe. */
   capture(entry: SpoolEntry): Promise<unknown>;
+  /** Answers a session-start or prompt-recall hook with the engine's store (see run-engine.ts). */
+  inject(args: EngineInjectArgs): Promise<unknown>;
   drain(): Promise<unknown>;
   stop(): Promise<unknown>;
 }
@@ -80,8 +87,17 @@ export function createEngineServer(options: EngineServerOptions): EngineServer {
           ? await options.handlers.recall(parsed.args)
           : parsed.op === 'capture'
             ? await options.handlers.capture(parsed.args)
-            : await options.handlers[parsed.op]();
+            : parsed.op === 'inject'
+              ? await options.handlers.inject(parsed.args)
+              : await options.handlers[parsed.op]();
       if (!socket.destroyed) socket.write(okLine(parsed.id, result));
+      else if (parsed.op === 'inject' && !isLate(result)) {
+        // The hook stopped waiting after the ledger row was written (its margin is 100 ms): it reads
+        // the store itself, so the row may name memories this session was not shown. Said, not hidden.
+        options.log.warn('engine: an injection was recorded but its hook had stopped waiting', {
+          event: parsed.args.event,
+        });
+      }
     } catch (error) {
       const known = isMemoryError(error);
       if (!known)

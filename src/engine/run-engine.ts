@@ -12,6 +12,7 @@ import { readFileSync, rmSync } from 'node:fs';
 
 import type { App } from '../app/open-app.js';
 import type { Config } from '../config/config.js';
+import { MemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
 import {
   acquirePidLock,
@@ -25,6 +26,7 @@ import type { Reranker } from '../ports/reranker.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import { spoolPaths, spoolUsage } from '../spool/spool-paths.js';
 import { type CaptureHandlerOptions, createCaptureHandler } from './engine-capture.js';
+import type { EngineInjector, EngineSearch } from './engine-inject.js';
 import { createEngineJobs } from './engine-jobs.js';
 import { engineHolderGone, type EngineLockRecord, parseEngineLock } from './engine-lock.js';
 import { enginePaths } from './engine-paths.js';
@@ -58,6 +60,8 @@ export interface RunEngineOptions {
   embedBatch?: number;
   /** Test seam of the capture hand-off (engine-capture.ts). */
   capture?: CaptureHandlerOptions;
+  /** Answers session-start and prompt-recall hooks (`mnemo serve` passes the hooks' handler). */
+  inject?: EngineInjector;
 }
 
 /** Pause between background ticks with nothing pending. */
@@ -157,6 +161,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
     };
     const spool = spoolPaths(config.home);
     let recalls = 0;
+    let injections = 0;
     const ping = async (): Promise<EnginePing> => {
       const embedder = jobs.embedder();
       const usage = spoolUsage(spool);
@@ -172,6 +177,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
         home: config.home,
         embedder: embedder?.model ?? null,
         recalls,
+        injections,
         queues: {
           spoolFiles: usage.files,
           spoolBytes: usage.bytes,
@@ -180,6 +186,16 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
         },
       };
     };
+    const search: EngineSearch = (request) =>
+      retrieve(
+        {
+          store: opened.store,
+          clock: opened.clock,
+          embedder: jobs.embedder(),
+          reranker: models.reranker,
+        },
+        request,
+      );
     const engine = createEngineServer({
       token,
       log,
@@ -188,19 +204,18 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
         ping,
         recall: async (args) => {
           recalls += 1;
-          return {
-            hits: await retrieve(
-              {
-                store: opened.store,
-                clock: opened.clock,
-                embedder: jobs.embedder(),
-                reranker: models.reranker,
-              },
-              args,
-            ),
-          };
+          return { hits: await search(args) };
         },
         capture: createCaptureHandler(opened, options.capture),
+        inject: async (args) => {
+          const { inject } = options;
+          if (inject === undefined) {
+            throw new MemoryError('UNSUPPORTED', 'this engine does not answer hook injections');
+          }
+          const answer = await inject(args, opened, search);
+          if (!('late' in answer)) injections += 1;
+          return answer;
+        },
         drain: () => jobs.drainNow(),
         stop: () => {
           // Answer first; the shutdown starts once this response is written.

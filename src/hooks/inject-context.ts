@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { App } from '../app/open-app.js';
-import { isMemoryError } from '../core/errors.js';
+import { isMemoryError, MemoryError } from '../core/errors.js';
 import type { RenderItem } from '../core/render/render-memories.js';
 import { renderMemoriesWithinBudget } from '../core/render/render-within-budget.js';
 import { resolveProjectKey } from '../project/project-key.js';
@@ -41,6 +41,15 @@ export function sessionProjectKey(cwd: string): string | null {
   }
 }
 
+/** How an injection is answered: by the hook itself, or by the engine on a hook's behalf. */
+export interface InjectOptions {
+  /**
+   * Asked just before the ledger is written; false means the hook has stopped waiting for this answer
+   * (the engine is late), so nothing is recorded and the injection ends with TIMEOUT.
+   */
+  readonly stillWanted?: () => boolean;
+}
+
 export interface Injection {
   readonly hookEvent: ContextEvent;
   readonly event: InjectionEvent;
@@ -60,7 +69,11 @@ export interface Injection {
  * Renders, records and returns the hook output; `{}` when nothing fits the budget. Withheld candidates
  * are recorded even then (a ledger row with no injected ids), so nothing is withheld silently.
  */
-export async function injectContext(app: App, injection: Injection): Promise<HookResult> {
+export async function injectContext(
+  app: App,
+  injection: Injection,
+  options: InjectOptions = {},
+): Promise<HookResult> {
   if (injection.budgetTokens <= 0) return {};
   const withheld = injection.withheld ?? [];
   const rendered =
@@ -74,6 +87,9 @@ export async function injectContext(app: App, injection: Injection): Promise<Hoo
         });
   const included = rendered?.included ?? [];
   if (included.length === 0 && withheld.length === 0) return {};
+  if (options.stillWanted?.() === false) {
+    throw new MemoryError('TIMEOUT', 'the hook stopped waiting; nothing was injected or recorded');
+  }
   await app.store.recordInjection({
     sessionId: injection.sessionId,
     event: injection.event,

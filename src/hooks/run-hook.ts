@@ -60,14 +60,15 @@ export interface HookSpec<T> {
   /**
    * Tried with a valid input before the store is opened, with the config and log only and the time left
    * before the deadline: `handled` when the event needed no store here (the engine took it, or it asks for
-   * no more than a tally), `spool` when a hand-off to the engine went unanswered (the input goes to the
-   * spool), `open` to open the app and call `handle` as usual.
+   * no more than a tally), `{ stdout }` when the engine answered it with this output, `spool` when a
+   * hand-off to the engine went unanswered (the input goes to the spool), `open` to open the app and call
+   * `handle` as usual.
    */
   readonly withoutStore?: (input: T, ctx: SpoolContext, remainingMs: number) => Promise<Storeless>;
 }
 
-/** What {@link HookSpec.withoutStore} did. */
-export type Storeless = 'handled' | 'spool' | 'open';
+/** What {@link HookSpec.withoutStore} did; `{ stdout }`: handled, and this is the hook's output. */
+export type Storeless = 'handled' | 'spool' | 'open' | { readonly stdout: string };
 
 /** The process seams, each with a production default. */
 export interface RunHookOptions {
@@ -295,6 +296,11 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
         deadlineMs - (now() - startedAt),
       );
       if (storeless === 'handled') return;
+      if (typeof storeless === 'object') {
+        stage = 'write';
+        if (storeless.stdout.length > 0) (options.stdout ?? process.stdout).write(storeless.stdout);
+        return;
+      }
       if (storeless === 'spool' && spoolNow('engine_unanswered')) {
         await (options.startEngine ?? startEngineAfterSpool)(resolved.config, log);
         return;

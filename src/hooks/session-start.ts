@@ -26,7 +26,7 @@ import {
 import type { MemoryId, QuarantineState } from '../core/memory.js';
 import type { WithheldEntry } from '../store/store.js';
 import type { SessionStartInput } from './hook-input.js';
-import { injectContext, sessionProjectKey } from './inject-context.js';
+import { injectContext, type InjectOptions, sessionProjectKey } from './inject-context.js';
 import type { HookResult } from './run-hook.js';
 
 /** Candidates read per section; the budget keeps far fewer. */
@@ -102,7 +102,11 @@ export async function planSessionStart(
 }
 
 /** Prints the session's pack as `additionalContext` JSON, or nothing when there is nothing new. */
-export async function handleSessionStart(input: SessionStartInput, app: App): Promise<HookResult> {
+export async function handleSessionStart(
+  input: SessionStartInput,
+  app: App,
+  options: InjectOptions = {},
+): Promise<HookResult> {
   const budgetTokens = app.config.injection.sessionStartTokens;
   if (budgetTokens <= 0) return {};
   const plan = await planSessionStart(app, {
@@ -114,17 +118,21 @@ export async function handleSessionStart(input: SessionStartInput, app: App): Pr
   });
   const withheld = reportedWithheld(plan.pack);
   if (withheld.length > 0) app.log.debug('session start withheld', { withheld });
-  return injectContext(app, {
-    hookEvent: 'SessionStart',
-    event: 'session-start',
-    sessionId: input.session_id,
-    source: input.source === undefined || input.source === '' ? null : input.source,
-    projectKey: plan.projectKey,
-    items: plan.pack.entries.map((entry) => entry.item),
-    withheld,
-    budgetTokens,
-    title: 'session start',
-  });
+  return injectContext(
+    app,
+    {
+      hookEvent: 'SessionStart',
+      event: 'session-start',
+      sessionId: input.session_id,
+      source: input.source === undefined || input.source === '' ? null : input.source,
+      projectKey: plan.projectKey,
+      items: plan.pack.entries.map((entry) => entry.item),
+      withheld,
+      budgetTokens,
+      title: 'session start',
+    },
+    options,
+  );
 }
 
 /**

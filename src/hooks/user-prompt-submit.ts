@@ -5,15 +5,16 @@
  */
 import type { App } from '../app/open-app.js';
 import type { UserPromptSubmitInput } from './hook-input.js';
-import { recallForPrompt } from './prompt-recall.js';
+import { type PromptRecallOptions, recallForPrompt } from './prompt-recall.js';
 import type { HookResult } from './run-hook.js';
 
 /** Clears the session's taint, then recalls for the prompt. The prompt text is never stored. */
 export async function handleUserPromptSubmit(
   input: UserPromptSubmitInput,
   app: App,
+  options: PromptRecallOptions = {},
 ): Promise<HookResult> {
   // First, and on its own: the turn boundary must hold even if recall fails.
   await app.store.clearSessionTaint(input.session_id);
-  return recallForPrompt(input, app);
+  return recallForPrompt(input, app, options);
 }

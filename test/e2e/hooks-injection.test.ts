@@ -2,20 +2,65 @@
  * Proactive injection through the built binary: `mnemo hook session-start` and the prompt recall of
  * `mnemo hook user-prompt-submit`, fed recorded Claude Code payloads (test/fixtures/hooks), then
  * `mnemo ledger`. Stdout is asserted exactly: nothing, or one `hookSpecificOutput` JSON object.
+ *
+ * Every case runs twice: with no engine (the hook reads the store) and with `mnemo serve` running (the
+ * engine answers the hook); with the engine up, every injecting hook must have been answered by it.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { estimateTokens } from '../../src/core/budget.js';
 import type { Memory, NewMemory } from '../../src/core/memory.js';
+import { pingEngine } from '../../src/engine/engine-client.js';
 import type { InjectionRecord } from '../../src/store/store.js';
-import { FIXTURE_SESSION, hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
+import { useEngines, waitFor } from '../helpers/engine-process.js';
+import {
+  FIXTURE_SESSION,
+  hookFixture,
+  runHookBin as runAnyHook,
+} from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { openTestApp } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
+const engines = useEngines();
+
+type EngineMode = 'down' | 'up';
+/** Homes with a running engine, and how many injecting hooks each one ran. */
+const served = new Map<string, { home: TestHome; hooks: number }>();
+
+async function withEngine(home: TestHome, mode: EngineMode): Promise<TestHome> {
+  if (mode === 'up') {
+    await engines.start(home, ['--idle-exit', '0'], { MNEMO_EMBEDDING_MODEL: 'hash' });
+    // Idle first: the engine embeds the seeded memories, which changes their rows.
+    await waitFor('the engine to embed every memory', async () => {
+      const ping = await pingEngine({ home: home.home }, 2000);
+      return ping !== undefined && ping.queues.unembedded === 0;
+    });
+    served.set(home.home, { home, hooks: 0 });
+  }
+  return home;
+}
+
+/** `runHookBin`, counting the injecting hooks of homes with an engine. */
+function runHookBin(home: TestHome, event: string, payload: Parameters<typeof runAnyHook>[2]) {
+  const entry = served.get(home.home);
+  if (entry !== undefined && (event === 'session-start' || event === 'user-prompt-submit')) {
+    entry.hooks += 1;
+  }
+  return runAnyHook(home, event, payload);
+}
+
+afterEach(async () => {
+  // With the engine up, the engine answered every injecting hook: none fell back to the store.
+  for (const { home, hooks } of served.values()) {
+    const ping = await pingEngine({ home: home.home }, 5000);
+    expect({ answered: ping?.injections }).toEqual({ answered: hooks });
+  }
+  served.clear();
+});
 const CLEAR_SESSION = '7c6b5a49-3d2e-4f10-8a9b-c0d1e2f3a4b5';
 
 interface Seeded {
@@ -43,8 +88,11 @@ async function remember(home: TestHome, input: NewMemory): Promise<Memory> {
   return withApp(home, async (app) => (await app.store.remember(input)).memory);
 }
 
-/** Project A is a git repository (so its subdirectories resolve to it); project B sits beside it. */
-async function seed(): Promise<Seeded> {
+/**
+ * Project A is a git repository (so its subdirectories resolve to it); project B sits beside it. The
+ * engine, in mode `up`, starts once the memories are stored.
+ */
+async function seed(mode: EngineMode = 'down'): Promise<Seeded> {
   const home = newHome();
   mkdirSync(join(home.project, '.git'));
   mkdirSync(join(home.project, 'services', 'billing'), { recursive: true });
@@ -124,6 +172,7 @@ async function seed(): Promise<Seeded> {
       quarantine: 'pending',
     }),
   };
+  await withEngine(home, mode);
   return { home, projectB, shown, hidden };
 }
 
@@ -165,9 +214,11 @@ async function sessionStart(home: TestHome, fixture: Parameters<typeof hookFixtu
   return result.stdout;
 }
 
-describe('mnemo hook session-start (built binary)', () => {
+const MODES: EngineMode[] = ['down', 'up'];
+
+describe.each(MODES)('mnemo hook session-start (built binary, engine %s)', (mode) => {
   it("injects project A's eligible memories and global ones, never B's or untrusted ones, framed within budget", async () => {
-    const { home, shown, hidden } = await seed();
+    const { home, shown, hidden } = await seed(mode);
     const context = contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
     nonceOf(context);
     for (const memory of Object.values(shown)) expect(context).toContain(`id=${memory.id}`);
@@ -207,7 +258,7 @@ describe('mnemo hook session-start (built binary)', () => {
   });
 
   it('does not count an injection as use: access count, last access and heat stay', async () => {
-    const { home, shown } = await seed();
+    const { home, shown } = await seed(mode);
     const before = await withApp(home, (app) =>
       app.store.getMemories(Object.values(shown).map((m) => m.id)),
     );
@@ -220,7 +271,7 @@ describe('mnemo hook session-start (built binary)', () => {
   });
 
   it('frames every emission with a fresh nonce', async () => {
-    const { home } = await seed();
+    const { home } = await seed(mode);
     const first = nonceOf(
       contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart'),
     );
@@ -231,7 +282,7 @@ describe('mnemo hook session-start (built binary)', () => {
   });
 
   it('injects nothing new on resume, only a new checkpoint after compact, and a full pack after clear', async () => {
-    const { home, shown } = await seed();
+    const { home, shown } = await seed(mode);
     const full = contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
     expect(await sessionStart(home, 'session-start.resume')).toBe('');
 
@@ -268,96 +319,99 @@ describe('mnemo hook session-start (built binary)', () => {
   });
 
   it('prints nothing for an empty store and when the budget is set to 0', async () => {
-    const t = newHome();
+    const t = await withEngine(newHome(), mode);
     expect(await sessionStart(t, 'session-start.startup')).toBe('');
-    const { home } = await seed();
+    const { home } = await seed(mode);
     writeFileSync(join(home.home, 'config.json'), '{ "injection": { "sessionStartTokens": 0 } }');
     expect(await sessionStart(home, 'session-start.startup')).toBe('');
     expect(await ledgerRows(home)).toEqual([]);
   });
 });
 
-describe('prompt recall in mnemo hook user-prompt-submit (built binary)', () => {
-  it('injects the matching memories as additionalContext JSON within the prompt budget', async () => {
-    const { home, shown, hidden } = await seed();
-    const result = await runHookBin(
-      home,
-      'user-prompt-submit',
-      hookFixture('user-prompt-submit', { cwd: home.project }),
-    );
-    expect(result.code).toBe(0);
-    const context = contextOf(result.stdout, 'UserPromptSubmit');
-    nonceOf(context);
-    expect(context).toContain(`id=${shown.error.id}`);
-    for (const memory of Object.values(hidden)) expect(context).not.toContain(memory.id);
-    expect(estimateTokens(context)).toBeLessThanOrEqual(600);
-    const rows = await ledgerRows(home);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      event: 'prompt-recall',
-      source: null,
-      sessionId: FIXTURE_SESSION,
-      projectKey: home.project,
-      tokens: estimateTokens(context),
+describe.each(MODES)(
+  'prompt recall in mnemo hook user-prompt-submit (built binary, engine %s)',
+  (mode) => {
+    it('injects the matching memories as additionalContext JSON within the prompt budget', async () => {
+      const { home, shown, hidden } = await seed(mode);
+      const result = await runHookBin(
+        home,
+        'user-prompt-submit',
+        hookFixture('user-prompt-submit', { cwd: home.project }),
+      );
+      expect(result.code).toBe(0);
+      const context = contextOf(result.stdout, 'UserPromptSubmit');
+      nonceOf(context);
+      expect(context).toContain(`id=${shown.error.id}`);
+      for (const memory of Object.values(hidden)) expect(context).not.toContain(memory.id);
+      expect(estimateTokens(context)).toBeLessThanOrEqual(600);
+      const rows = await ledgerRows(home);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        event: 'prompt-recall',
+        source: null,
+        sessionId: FIXTURE_SESSION,
+        projectKey: home.project,
+        tokens: estimateTokens(context),
+      });
+      expect(rows[0]!.memoryIds).toContain(shown.error.id);
+
+      // The same prompt again in the same session: nothing it has not seen.
+      const again = await runHookBin(
+        home,
+        'user-prompt-submit',
+        hookFixture('user-prompt-submit', { cwd: home.project }),
+      );
+      expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: '' });
     });
-    expect(rows[0]!.memoryIds).toContain(shown.error.id);
 
-    // The same prompt again in the same session: nothing it has not seen.
-    const again = await runHookBin(
-      home,
-      'user-prompt-submit',
-      hookFixture('user-prompt-submit', { cwd: home.project }),
-    );
-    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: '' });
-  });
-
-  it('skips memories the session start already injected', async () => {
-    const { home } = await seed();
-    contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
-    const result = await runHookBin(
-      home,
-      'user-prompt-submit',
-      hookFixture('user-prompt-submit', { cwd: home.project }),
-    );
-    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
-    expect((await ledgerRows(home)).map((r) => r.event)).toEqual(['session-start']);
-  });
-
-  it('prints nothing for prompts with no relevant memory', async () => {
-    const { home } = await seed();
-    const prompts = [
-      hookFixture('user-prompt-submit.follow-up', { cwd: home.project }),
-      hookFixture('user-prompt-submit', {
-        cwd: home.project,
-        patch: { prompt: 'write a haiku about autumn leaves' },
-      }),
-      hookFixture('user-prompt-submit', { cwd: home.project, patch: { prompt: '' } }),
-      hookFixture('user-prompt-submit', { cwd: home.project, patch: { prompt: undefined } }),
-    ];
-    for (const payload of prompts) {
-      const result = await runHookBin(home, 'user-prompt-submit', payload);
+    it('skips memories the session start already injected', async () => {
+      const { home } = await seed(mode);
+      contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
+      const result = await runHookBin(
+        home,
+        'user-prompt-submit',
+        hookFixture('user-prompt-submit', { cwd: home.project }),
+      );
       expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
-    }
-    expect(await ledgerRows(home)).toEqual([]);
-  });
-
-  it('never stores or logs the prompt text', async () => {
-    const { home } = await seed();
-    const marker = 'quixoticzebra';
-    const payload = hookFixture('user-prompt-submit', {
-      cwd: home.project,
-      patch: { prompt: `Why does GET /orders return 500 after the ${marker} migration?` },
+      expect((await ledgerRows(home)).map((r) => r.event)).toEqual(['session-start']);
     });
-    const result = await runHookBin(home, 'user-prompt-submit', payload);
-    contextOf(result.stdout, 'UserPromptSubmit');
-    const files = ['mnemo.db', 'mnemo.db-wal', join('logs', 'mnemo.log')].map((f) =>
-      join(home.home, f),
-    );
-    for (const file of files.filter((f) => existsSync(f))) {
-      expect(readFileSync(file).includes(Buffer.from(marker)), file).toBe(false);
-    }
-  });
-});
+
+    it('prints nothing for prompts with no relevant memory', async () => {
+      const { home } = await seed(mode);
+      const prompts = [
+        hookFixture('user-prompt-submit.follow-up', { cwd: home.project }),
+        hookFixture('user-prompt-submit', {
+          cwd: home.project,
+          patch: { prompt: 'write a haiku about autumn leaves' },
+        }),
+        hookFixture('user-prompt-submit', { cwd: home.project, patch: { prompt: '' } }),
+        hookFixture('user-prompt-submit', { cwd: home.project, patch: { prompt: undefined } }),
+      ];
+      for (const payload of prompts) {
+        const result = await runHookBin(home, 'user-prompt-submit', payload);
+        expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: '' });
+      }
+      expect(await ledgerRows(home)).toEqual([]);
+    });
+
+    it('never stores or logs the prompt text', async () => {
+      const { home } = await seed(mode);
+      const marker = 'quixoticzebra';
+      const payload = hookFixture('user-prompt-submit', {
+        cwd: home.project,
+        patch: { prompt: `Why does GET /orders return 500 after the ${marker} migration?` },
+      });
+      const result = await runHookBin(home, 'user-prompt-submit', payload);
+      contextOf(result.stdout, 'UserPromptSubmit');
+      const files = ['mnemo.db', 'mnemo.db-wal', join('logs', 'mnemo.log')].map((f) =>
+        join(home.home, f),
+      );
+      for (const file of files.filter((f) => existsSync(f))) {
+        expect(readFileSync(file).includes(Buffer.from(marker)), file).toBe(false);
+      }
+    });
+  },
+);
 
 describe('injecting hooks failing open (built binary)', () => {
   it('exit 0 with empty stdout when MNEMO_HOME is a file, the store is corrupt or too new', async () => {
@@ -388,9 +442,32 @@ describe('injecting hooks failing open (built binary)', () => {
   });
 });
 
-describe('mnemo ledger (built binary)', () => {
-  it('reports injections per session and per day, as text and as well-formed JSON', async () => {
+describe('injecting hooks whose engine cannot answer (built binary)', () => {
+  it('reads the store itself when the engine hangs: the full pack, framed, and one ledger row', async () => {
     const { home, shown } = await seed();
+    contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
+    const engine = await engines.start(home, ['--idle-exit', '0'], {
+      MNEMO_EMBEDDING_MODEL: 'hash',
+    });
+    process.kill(engine.pid, 'SIGSTOP');
+    try {
+      const context = contextOf(await sessionStart(home, 'session-start.clear'), 'SessionStart');
+      nonceOf(context);
+      for (const memory of Object.values(shown)) expect(context).toContain(`id=${memory.id}`);
+    } finally {
+      process.kill(engine.pid, 'SIGKILL');
+      await engine.exited;
+    }
+    expect((await ledgerRows(home)).map((row) => [row.event, row.source])).toEqual([
+      ['session-start', 'startup'],
+      ['session-start', 'clear'],
+    ]);
+  });
+});
+
+describe.each(MODES)('mnemo ledger (built binary, engine %s)', (mode) => {
+  it('reports injections per session and per day, as text and as well-formed JSON', async () => {
+    const { home, shown } = await seed(mode);
     contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
     contextOf(await sessionStart(home, 'session-start.clear'), 'SessionStart');
     const rows = await ledgerRows(home);

@@ -110,6 +110,7 @@ async function runForeground(
   idleExitMs: number,
 ): Promise<void> {
   const { runEngine } = await import('../../engine/run-engine.js');
+  const { answerInjection } = await import('../../hooks/engine-injection.js');
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGTERM', onSignal);
@@ -120,6 +121,7 @@ async function runForeground(
       log,
       idleExitMs,
       signal: controller.signal,
+      inject: answerInjection,
       onReady: ({ pid, socket }) =>
         void writeOut(ctx.io.stdout, `mnemo engine running (pid ${pid}, socket ${socket})\n`),
     });

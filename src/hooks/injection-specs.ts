@@ -1,0 +1,106 @@
+/**
+ * The specs of the two hooks that inject context, session-start and user-prompt-submit. When the engine
+ * runs, each hook sends it the payload (engine/engine-inject.ts) and prints what it answers, so the hook
+ * neither opens the store nor loads the SQLite driver; the engine runs the same handler
+ * (hooks/engine-injection.ts: pack planning, injection gate, renderer and ledger). With no engine, an
+ * engine that lacks the op, or no answer in time, the hook reads the store itself as before, within the
+ * same deadline. The handlers are imported only on that direct path, so the engine path loads little.
+ */
+import { engineInject } from '../engine/engine-call.js';
+import { type EngineInjectArgs, MAX_QUERY_CHARS } from '../engine/engine-protocol.js';
+import {
+  type SessionStartInput,
+  sessionStartInput,
+  type UserPromptSubmitInput,
+  userPromptSubmitInput,
+} from './hook-input.js';
+import type { HookSpec, Storeless } from './run-hook.js';
+import type { SpoolContext } from './spool-fallback.js';
+
+/** Longest wait for the engine's answer. It answers in milliseconds; a longer wait means it is busy. */
+export const ENGINE_INJECT_WAIT_MS = 600;
+/** Time kept for reading the store directly when the engine gave no answer. */
+export const DIRECT_RESERVE_MS = 600;
+/**
+ * The engine gives up (records nothing, answers `late`) this long before the hook stops waiting, so an
+ * answer that made it into the ledger reaches the hook in time.
+ */
+const ANSWER_MARGIN_MS = 100;
+
+/**
+ * Asks the engine to answer the hook: `{ stdout }` or `handled` (nothing to print) when it did, `open`
+ * when the hook must read the store. `input` carries only the fields the handler reads.
+ */
+async function viaEngine(
+  event: EngineInjectArgs['event'],
+  input: Record<string, unknown>,
+  ctx: SpoolContext,
+  remainingMs: number,
+): Promise<Storeless> {
+  const waitMs = Math.min(ENGINE_INJECT_WAIT_MS, remainingMs - DIRECT_RESERVE_MS);
+  if (waitMs < 2 * ANSWER_MARGIN_MS) return 'open';
+  const args = {
+    event,
+    input,
+    injection: ctx.config.injection,
+    answerBy: Date.now() + waitMs - ANSWER_MARGIN_MS,
+  };
+  const answer = await engineInject(ctx.config, args, waitMs, { log: ctx.log });
+  if (answer.status === 'fallback') return 'open';
+  ctx.log.debug('injection answered by the engine', { event, printed: answer.stdout !== null });
+  return answer.stdout === null ? 'handled' : { stdout: answer.stdout };
+}
+
+/** The spec of `mnemo hook session-start`. */
+export function sessionStartSpec(): HookSpec<SessionStartInput> {
+  return {
+    name: 'session-start',
+    schema: sessionStartInput,
+    withoutStore: (input, ctx, remainingMs) =>
+      viaEngine(
+        'session-start',
+        {
+          hook_event_name: input.hook_event_name,
+          session_id: input.session_id,
+          cwd: input.cwd,
+          ...(input.source === undefined ? {} : { source: input.source }),
+        },
+        ctx,
+        remainingMs,
+      ),
+    handle: async (input, app) => {
+      const { handleSessionStart } = await import('./session-start.js');
+      return handleSessionStart(input, app);
+    },
+  };
+}
+
+/** The spec of `mnemo hook user-prompt-submit`. */
+export function userPromptSubmitSpec(): HookSpec<UserPromptSubmitInput> {
+  // Once the engine was asked and did not answer, the direct path does not ask it for candidates again.
+  let engineAsked = false;
+  return {
+    name: 'user-prompt-submit',
+    schema: userPromptSubmitInput,
+    withoutStore: (input, ctx, remainingMs) => {
+      engineAsked = true;
+      return viaEngine(
+        'user-prompt-submit',
+        {
+          hook_event_name: input.hook_event_name,
+          session_id: input.session_id,
+          cwd: input.cwd,
+          // A recall query is at most this long, and the relevance gate reads no further either
+          // (MAX_RELEVANCE_CHARS); a pasted log must not outgrow the request line.
+          ...(input.prompt === undefined ? {} : { prompt: input.prompt.slice(0, MAX_QUERY_CHARS) }),
+        },
+        ctx,
+        remainingMs,
+      );
+    },
+    handle: async (input, app) => {
+      const { handleUserPromptSubmit } = await import('./user-prompt-submit.js');
+      return handleUserPromptSubmit(input, app, { askEngine: !engineAsked });
+    },
+  };
+}

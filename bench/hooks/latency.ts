@@ -3,7 +3,7 @@
  * fed the recorded payloads of test/fixtures/hooks, against a scratch home seeded with N user memories,
  * with the resident engine down and up.
  *
- *   npm run bench:hooks [-- --memories 1000,10000,100000 --runs 15 --json out.json]
+ *   npm run bench:hooks [-- --memories 1000,10000,100000 --runs 15 --json out.json --before <checkout>]
  *
  * Every figure is also given as a ratio to bare `node -e ""` measured in the same run: the steps of one
  * configuration are sampled round-robin (node, then each hook, then node again...), so load from other
@@ -16,9 +16,22 @@
  * The load average at the start and end is printed, since a busy machine widens every p95; each process
  * also reports its own CPU time (bench/hooks/cpu-report.cjs, preloaded into the baseline and the hooks
  * alike), which other load on the machine barely changes.
+ *
+ * `--before <checkout>` also measures the hooks of another built checkout of mnemo (its
+ * `dist/cli/mnemo.cjs`, or `dist/cli/main.js` for builds that predate it) in the same round-robin, each
+ * against its own copy of the seeded home and, with the engine up, its own engine: a before/after
+ * comparison under the same load.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,13 +51,21 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '15' },
     cited: { type: 'string', default: '0' },
     json: { type: 'string' },
+    before: { type: 'string' },
   },
 });
 const memoryCounts = args.memories.split(',').map(Number);
 const runs = Number(args.runs);
 const cited = Number(args.cited);
 const CITED_FILES = 200;
-const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/cli/mnemo.cjs', import.meta.url));
+
+/** The executable of a built checkout: the CommonJS launcher where it has one. */
+function executableOf(checkout: string): string {
+  const launcher = join(checkout, 'dist', 'cli', 'mnemo.cjs');
+  return existsSync(launcher) ? launcher : join(checkout, 'dist', 'cli', 'main.js');
+}
+const BEFORE_BIN = args.before === undefined ? undefined : executableOf(args.before);
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/hooks/', import.meta.url));
 const FIXTURE_CWD = '/home/dev/work/acme-api';
 const HASH_DIMS = 256;
@@ -53,6 +74,8 @@ interface Step {
   name: string;
   argv: readonly string[];
   input?: (run: number) => string;
+  /** The home this step runs against (default: the configuration's). */
+  home?: string;
 }
 
 interface Row {
@@ -82,20 +105,20 @@ function payload(project: string, name: string, patch: (value: Record<string, un
   return JSON.stringify(value);
 }
 
-function steps(project: string): Step[] {
+/** The hook steps of executable `bin`, names prefixed with `label`. */
+function hookSteps(project: string, bin: string, label: string, home?: string): Step[] {
   const hook = (
     name: string,
     event: string,
     fixture: string,
     patch: (value: Record<string, unknown>, run: number) => void,
   ): Step => ({
-    name,
-    argv: [BIN, 'hook', event],
+    name: `${label}${name}`,
+    argv: [bin, 'hook', event],
     input: (run) => payload(project, fixture, (value) => patch(value, run)),
+    ...(home === undefined ? {} : { home }),
   });
   return [
-    { name: 'node -e "" (baseline)', argv: ['-e', ''] },
-    { name: 'mnemo --version (CLI start-up)', argv: [BIN, '--version'] },
     hook(
       'hook session-start (startup, full pack)',
       'session-start',
@@ -134,6 +157,15 @@ function steps(project: string): Step[] {
   ];
 }
 
+function steps(project: string, beforeHome: string): Step[] {
+  return [
+    { name: 'node -e "" (baseline)', argv: ['-e', ''] },
+    { name: 'mnemo --version (CLI start-up)', argv: [BIN, '--version'] },
+    ...hookSteps(project, BIN, ''),
+    ...(BEFORE_BIN === undefined ? [] : hookSteps(project, BEFORE_BIN, 'before: ', beforeHome)),
+  ];
+}
+
 const CPU_REPORT = fileURLToPath(new URL('cpu-report.cjs', import.meta.url));
 
 function time(
@@ -146,6 +178,7 @@ function time(
   const cpuFile = join(cwd, '.bench-cpu');
   const withCpu = {
     ...env,
+    ...(step.home === undefined ? {} : { MNEMO_HOME: step.home }),
     NODE_OPTIONS: `--require ${CPU_REPORT}`,
     MNEMO_BENCH_CPU_FILE: cpuFile,
   };
@@ -208,9 +241,9 @@ async function seed(home: string, project: string, count: number): Promise<void>
   await store.close();
 }
 
-async function startEngine(env: NodeJS.ProcessEnv, home: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--foreground', '--idle-exit', '0'], {
-    env,
+async function startEngine(env: NodeJS.ProcessEnv, home: string, bin = BIN): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', '--foreground', '--idle-exit', '0'], {
+    env: { ...env, MNEMO_HOME: home },
     cwd: home,
     stdio: 'ignore',
   });
@@ -277,16 +310,27 @@ try {
     };
     process.stderr.write(`seeding ${count} memories...\n`);
     await seed(home, project, count);
-    const all = steps(project);
+    // The checkout measured as "before" gets its own copy of the seeded store (closed, so one file).
+    const beforeHome = join(root, `home-${count}-before`);
+    if (BEFORE_BIN !== undefined) {
+      mkdirSync(beforeHome, { recursive: true });
+      copyFileSync(join(home, 'mnemo.db'), join(beforeHome, 'mnemo.db'));
+    }
+    const all = steps(project, beforeHome);
     process.stderr.write(`measuring ${count} memories, engine down...\n`);
     results.push({ memories: count, engine: 'down', rows: measure(env, project, all) });
-    const engine = await startEngine(env, home);
+    const engines = [{ home, child: await startEngine(env, home) }];
     try {
+      if (BEFORE_BIN !== undefined) {
+        engines.push({ home: beforeHome, child: await startEngine(env, beforeHome, BEFORE_BIN) });
+      }
       process.stderr.write(`measuring ${count} memories, engine up...\n`);
       results.push({ memories: count, engine: 'up', rows: measure(env, project, all) });
     } finally {
-      await stopEngine({ home }, 2000);
-      engine.kill();
+      for (const engine of engines) {
+        await stopEngine({ home: engine.home }, 2000);
+        engine.child.kill();
+      }
     }
   }
   const loadAtEnd = loadavg();
@@ -312,7 +356,15 @@ try {
   }
   process.stdout.write(out);
   if (args.json !== undefined) {
-    const report = { runs, cited, machine, loadAtStart, loadAtEnd, results };
+    const report = {
+      runs,
+      cited,
+      machine,
+      before: args.before ?? null,
+      loadAtStart,
+      loadAtEnd,
+      results,
+    };
     writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
 } finally {

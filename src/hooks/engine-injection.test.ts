@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
-import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { type TestApp, withProjectApp } from '../../test/helpers/test-app.js';
 import { isMemoryError } from '../core/errors.js';
 import type { EngineSearch } from '../engine/engine-inject.js';
 import type { EngineInjectArgs } from '../engine/engine-protocol.js';
@@ -13,17 +10,8 @@ import { answerInjection } from './engine-injection.js';
 
 const tempDir = useTempDirs();
 
-async function withProject(work: (app: TestApp, project: string) => Promise<void>): Promise<void> {
-  const root = tempDir('mnemo-engine-inject-');
-  const project = join(root, 'project');
-  mkdirSync(join(project, '.git'), { recursive: true });
-  const app = await openTestApp(join(root, 'home'));
-  try {
-    await work(app, project);
-  } finally {
-    await app.close();
-  }
-}
+const withProject = (work: (app: TestApp, project: string) => Promise<void>) =>
+  withProjectApp(tempDir, work);
 
 const INJECTION = { sessionStartTokens: 1500, promptTokens: 600, proactiveLocal: false };
 

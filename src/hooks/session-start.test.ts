@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
-import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { type TestApp, withProjectApp } from '../../test/helpers/test-app.js';
 import { estimateTokens } from '../core/budget.js';
 import type { SessionStartInput, UserPromptSubmitInput } from './hook-input.js';
 import { handleSessionStart } from './session-start.js';
@@ -12,17 +11,8 @@ import { handleUserPromptSubmit } from './user-prompt-submit.js';
 
 const tempDir = useTempDirs();
 
-async function withProject(work: (app: TestApp, project: string) => Promise<void>): Promise<void> {
-  const root = tempDir('mnemo-inject-');
-  const project = join(root, 'project');
-  mkdirSync(join(project, '.git'), { recursive: true });
-  const app = await openTestApp(join(root, 'home'));
-  try {
-    await work(app, project);
-  } finally {
-    await app.close();
-  }
-}
+const withProject = (work: (app: TestApp, project: string) => Promise<void>) =>
+  withProjectApp(tempDir, work);
 
 function start(project: string, source: string, session = 's1'): SessionStartInput {
   return { session_id: session, cwd: project, hook_event_name: 'SessionStart', source };

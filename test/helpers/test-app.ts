@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { type App, openApp } from '../../src/app/open-app.js';
 import type { Memory } from '../../src/core/memory.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -39,4 +42,23 @@ export async function everything(
     counters[row.name] = (counters[row.name] ?? 0) + row.value;
   }
   return { rows, counters };
+}
+
+/**
+ * Runs `work` with the app of a fresh home and a project beside it that is a git repository (so its
+ * key is its path), in a directory made by `tempDir` (`useTempDirs()`); closes the app afterwards.
+ */
+export async function withProjectApp(
+  tempDir: (prefix?: string) => string,
+  work: (app: App, project: string) => Promise<void>,
+): Promise<void> {
+  const root = tempDir('mnemo-inject-');
+  const project = join(root, 'project');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  const app = await openTestApp(join(root, 'home'));
+  try {
+    await work(app, project);
+  } finally {
+    await app.close();
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Where the mnemo home is, without loading the config: `$MNEMO_HOME`, else `~/.mnemo`. Used by the config
- * itself and by the hook entry point before anything else is loaded (the compile cache, a broken config).
+ * itself and by the hook entry point before anything else is loaded (the code cache, a broken config).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

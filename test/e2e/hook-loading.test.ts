@@ -1,16 +1,18 @@
 /**
  * What a hook process loads: the store and its native driver only when the event writes or reads there
- * itself. A skipped Read and a capture handed to the engine never load better-sqlite3 or sqlite-vec. The
- * built binary, with a preload that records every `require` the hook bundle makes.
+ * itself. A skipped Read, a capture handed to the engine and an injection the engine answers never load
+ * better-sqlite3 or sqlite-vec; on a SQLite home no hook ever loads the PostgreSQL driver. The built
+ * binary, with a preload that records every `require` the hook bundle makes.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
+import { pingEngine } from '../../src/engine/engine-client.js';
 import { useEngines } from '../helpers/engine-process.js';
-import { expectQuietHook, hookFixture } from '../helpers/hook-fixtures.js';
+import { expectQuietHook, hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { withStore } from '../helpers/test-app.js';
 
@@ -44,6 +46,7 @@ describe('hook process loading (built binary)', () => {
     expect(readdirSync(join(t.home, 'spool'))).toEqual(['capture.skipped.read_not_captured.tally']);
     expect(loaded()).not.toContain('better-sqlite3');
     expect(loaded()).not.toContain('sqlite-vec');
+    expect(loaded()).not.toContain('pg');
   });
 
   it('hands an Edit to the running engine without loading the SQLite driver', async () => {
@@ -71,6 +74,42 @@ describe('hook process loading (built binary)', () => {
       hookFixture('post-tool-use-edit', { cwd: t.project }),
     );
     expect(loaded()).toContain('better-sqlite3');
+    expect(loaded()).not.toContain('pg');
     expect(existsSync(t.dbPath)).toBe(true);
+  });
+
+  it('has the running engine answer session start and prompt recall without loading any driver', async () => {
+    const { t, loaded } = recordingHome();
+    mkdirSync(join(t.project, '.git'), { recursive: true });
+    await withStore(t.home, (app) =>
+      app.store.remember({
+        content: 'GET /orders returns 500 after the migration: the orders index was dropped.',
+        projectKey: t.project,
+        kind: 'decision',
+        origin: 'user',
+      }),
+    );
+    await engines.start(t, ['--idle-exit', '0'], {
+      NODE_OPTIONS: '',
+      MNEMO_TEST_REQUIRES_FILE: '',
+    });
+    const start = await runHookBin(
+      t,
+      'session-start',
+      hookFixture('session-start.startup', { cwd: t.project }),
+    );
+    expect(start).toMatchObject({ code: 0, stderr: '' });
+    expect(start.stdout).toContain('orders index was dropped');
+    const prompt = await runHookBin(
+      t,
+      'user-prompt-submit',
+      hookFixture('user-prompt-submit', { cwd: t.project }),
+    );
+    expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    expect(loaded()).toContain('node:net');
+    for (const driver of ['better-sqlite3', 'sqlite-vec', 'pg'])
+      expect(loaded()).not.toContain(driver);
+    const ping = await pingEngine({ home: t.home }, 5000);
+    expect(ping?.injections).toBe(2);
   });
 });

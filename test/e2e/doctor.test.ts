@@ -68,12 +68,12 @@ describe('mnemo doctor', () => {
     const h = home();
     const older = `${process.execPath} ${MNEMO_MAIN_MODULE}`;
     expect((await h.run(['install', '--command', older])).code).toBe(0);
-    const before = check((await doctorJson(h)).report, 'hooks');
+    const before = doctorCheck((await doctorJson(h)).report, 'hooks');
     expect(before.ok).toBe(true);
     expect(before.detail).toContain('run `mnemo install` again');
     expect(before.data).toEqual({ olderEntryPoint: true });
     expect((await h.run(['install'])).code).toBe(0);
-    const after = check((await doctorJson(h)).report, 'hooks');
+    const after = doctorCheck((await doctorJson(h)).report, 'hooks');
     expect(after).toMatchObject({ ok: true, detail: '7 hooks registered, binary present' });
   });
 

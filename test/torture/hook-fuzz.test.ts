@@ -3,7 +3,7 @@
  * with exit code 0, stdout empty or exactly one well-formed JSON object, inside the hook's deadline, and
  * the store must pass its integrity check afterwards.
  *
- * Sizing: 10,000 cases run in one process through the built bundles (`dist/hook-bundles/<event>.js`,
+ * Sizing: 10,000 cases run in one process through the built bundles (`dist/hook-bundles/<event>.cjs`,
  * the code a hook process runs) and the built `runHook` with its stdin/stdout/exit seams, because 10,000
  * process starts would cost CI many minutes; a seeded sample of the same cases also runs as real
  * `mnemo hook <event>` processes, as `mnemo install` registered them, to prove the process edge. The seed
@@ -57,7 +57,9 @@ async function loadBuilt(): Promise<{ runHook: RunHook; specs: Map<string, unkno
     'pre-compact',
     'session-end',
   ]) {
-    specs.set(event, ((await import(url(`dist/hook-bundles/${event}.js`))) as BuiltHook).spec);
+    // The bundles are CommonJS: their exports are the namespace's default.
+    const bundle = (await import(url(`dist/hook-bundles/${event}.cjs`))) as { default: BuiltHook };
+    specs.set(event, bundle.default.spec);
   }
   return { runHook, specs };
 }

@@ -8,9 +8,10 @@ import { userInfo } from 'node:os';
 
 import { MemoryError } from '../core/errors.js';
 import { injectionEligibility } from '../core/gate/injection-eligibility.js';
-import type { Memory, QuarantineState } from '../core/memory.js';
+import type { Memory, MemoryId, QuarantineState } from '../core/memory.js';
 import type { Logger } from '../log/log.js';
 import type { MemoryFilter, MemoryStore } from '../store/store.js';
+import { type ClusterInfo, readCluster } from '../write/fragment-cluster.js';
 import { getExistingMemory } from './explain-memory.js';
 
 /** What a person decides about a held memory. */
@@ -30,6 +31,17 @@ export interface ReviewDeps {
   log: Logger;
 }
 
+/** The cluster a decision acted on as one (threat model W8). */
+export interface ClusterAction {
+  clusterId: string;
+  reason: string;
+  source: string;
+  /** Every member still stored when the decision began, the decided memory included, oldest first. */
+  memberIds: MemoryId[];
+  /** Members the decision changed (approved, rejected, or deleted). */
+  changed: number;
+}
+
 /** The outcome of one decision. */
 export interface ReviewResult {
   memory: Memory;
@@ -37,6 +49,8 @@ export interface ReviewResult {
   changed: boolean;
   /** After the decision: may it be injected proactively? (Approval never widens an untrusted origin.) */
   injectable: boolean;
+  /** Set when the memory is a member of a fragment cluster: the decision covered every member. */
+  cluster?: ClusterAction;
 }
 
 /** `<channel>:<OS user>` as recorded in the audit trail; the channel alone when no user can be read. */
@@ -55,8 +69,10 @@ function osUser(): string {
 }
 
 /**
- * Moves one memory to `target`. Throws NOT_FOUND, INVALID_INPUT for a malformed id, CONFLICT when the
- * memory is in a state the decision cannot start from.
+ * Moves one memory to `target`; when it is a member of a fragment cluster, every member with it (a
+ * cluster is reviewed as one, so no fragment of an assembled instruction slips through on its own).
+ * Throws NOT_FOUND, INVALID_INPUT for a malformed id, CONFLICT when the memory is in a state the
+ * decision cannot start from.
  */
 export async function decideReview(
   deps: ReviewDeps,
@@ -65,35 +81,82 @@ export async function decideReview(
   actor: string,
 ): Promise<ReviewResult> {
   const memory = await getExistingMemory(deps.store, rawId);
-  if (memory.quarantine === target) {
-    return { memory, changed: false, injectable: injectionEligibility(memory).eligible };
-  }
-  if (!REVIEW_FROM[target].includes(memory.quarantine)) {
+  if (memory.quarantine !== target && !REVIEW_FROM[target].includes(memory.quarantine)) {
     throw new MemoryError(
       'CONFLICT',
       `Memory ${memory.id} is not awaiting review (state ${memory.quarantine}); nothing to approve. ` +
         'Run `mnemo review` to see the memories that are.',
     );
   }
+  const cluster = await readCluster(deps.store, memory.id);
+  if (cluster !== undefined) return decideCluster(deps, memory, cluster, target, actor);
+  if (memory.quarantine === target) {
+    return { memory, changed: false, injectable: injectionEligibility(memory).eligible };
+  }
   const updated = await deps.store.setQuarantine(memory.id, target, actor);
   deps.log.info('review decision', { id: updated.id, quarantine: target, actor });
   return { memory: updated, changed: true, injectable: injectionEligibility(updated).eligible };
 }
 
+async function decideCluster(
+  deps: ReviewDeps,
+  memory: Memory,
+  cluster: ClusterInfo,
+  target: ReviewTarget,
+  actor: string,
+): Promise<ReviewResult> {
+  const members = await deps.store.getMemories(cluster.memberIds);
+  let changed = 0;
+  let decided = memory;
+  for (const member of members) {
+    if (member.quarantine === target || !REVIEW_FROM[target].includes(member.quarantine)) continue;
+    const updated = await deps.store.setQuarantine(member.id, target, actor);
+    if (updated.id === memory.id) decided = updated;
+    changed += 1;
+  }
+  deps.log.info('review decision on a fragment cluster', {
+    id: memory.id,
+    clusterId: cluster.clusterId,
+    members: members.length,
+    changed,
+    quarantine: target,
+    actor,
+  });
+  return {
+    memory: decided,
+    changed: decided !== memory,
+    injectable: injectionEligibility(decided).eligible,
+    cluster: {
+      clusterId: cluster.clusterId,
+      reason: cluster.reason,
+      source: cluster.source,
+      memberIds: members.map((m) => m.id),
+      changed,
+    },
+  };
+}
+
 /**
  * Rejects a memory and deletes it: the rejection is audited with its actor first, then the row, its
  * index entries and its vector are removed (the audit trail keeps both entries and the content hash).
- * Returns the memory as it was. Throws like {@link decideReview}.
+ * A member of a fragment cluster takes every member with it. Returns the decision as made, before the
+ * deletion. Throws like {@link decideReview}.
  */
 export async function rejectAndDelete(
   deps: ReviewDeps,
   rawId: string,
   actor: string,
-): Promise<Memory> {
-  const { memory } = await decideReview(deps, rawId, 'rejected', actor);
-  await deps.store.forget(memory.id);
-  deps.log.info('rejected memory deleted', { id: memory.id, actor });
-  return memory;
+): Promise<ReviewResult> {
+  const result = await decideReview(deps, rawId, 'rejected', actor);
+  const ids = result.cluster?.memberIds ?? [result.memory.id];
+  let deleted = 0;
+  for (const id of ids) {
+    if (await deps.store.forget(id)) deleted += 1;
+  }
+  deps.log.info('rejected memory deleted', { id: result.memory.id, deleted, actor });
+  return result.cluster === undefined
+    ? result
+    : { ...result, cluster: { ...result.cluster, changed: deleted } };
 }
 
 /** Most memories one bulk decision touches; the caller reports what remains. */

@@ -422,6 +422,14 @@ export interface MemoryStore {
    */
   recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory>;
 
+  /**
+   * Records that `ids` form one quarantined fragment cluster (threat model W8): one 'cluster' audit entry
+   * per memory with `detail` (cluster id, members, reason), in one transaction. Changes no column: the
+   * members are pending by origin and stay so. Only the write service calls this. Throws NOT_FOUND when a
+   * memory does not exist (and records nothing), INVALID_INPUT for an empty list or a non-object detail.
+   */
+  recordCluster(ids: readonly MemoryId[], detail: Record<string, unknown>): Promise<void>;
+
   /** Opens (or keeps open) the session's taint window. Idempotent; keeps the earliest `since`. */
   markSessionTainted(sessionId: string, origin: string, toolName: string | null): Promise<void>;
 

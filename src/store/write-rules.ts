@@ -247,6 +247,19 @@ export function assertMergeDetail(detail: unknown): void {
   }
 }
 
+/** A cluster record names at least one memory and carries a JSON object. */
+export function assertClusterRecord(ids: readonly unknown[], detail: unknown): void {
+  if (!Array.isArray(ids) || ids.length === 0) {
+    throw new MemoryError('INVALID_INPUT', 'A cluster needs at least one member id.');
+  }
+  for (const id of ids as unknown[]) {
+    if (typeof id !== 'string' || !isMemoryId(id)) {
+      throw new MemoryError('INVALID_INPUT', 'A cluster member id must be a memory id.');
+    }
+  }
+  assertMergeDetail(detail);
+}
+
 /** The row of a new memory: the writer's validated fields plus what the store derives. */
 export function newMemoryRow(
   prepared: PreparedMemory,

@@ -99,13 +99,14 @@ export function memoryRoutes(ctx: WebContext): Hono {
       memory: memoryRow(result.memory),
       changed: result.changed,
       injectable: result.injectable,
+      cluster: result.cluster ?? null,
     });
   });
 
   routes.post('/memories/:id/reject', async (c) => {
     await readableMemory(ctx.app.store, c.req.param('id'), ctx.reader);
-    const memory = await rejectAndDelete(ctx.app, c.req.param('id'), ctx.actor);
-    return c.json({ id: memory.id, deleted: true });
+    const result = await rejectAndDelete(ctx.app, c.req.param('id'), ctx.actor);
+    return c.json({ id: result.memory.id, deleted: true, cluster: result.cluster ?? null });
   });
 
   return routes;

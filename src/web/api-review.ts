@@ -11,6 +11,7 @@ import { MemoryError } from '../core/errors.js';
 import { normaliseDomain } from '../core/origin/source-url.js';
 import { decideMany } from '../review/review-decision.js';
 import type { MemoryFilter, MemoryGroupField } from '../store/store.js';
+import { readCluster } from '../write/fragment-cluster.js';
 import {
   baseFilter,
   pageParams,
@@ -89,7 +90,11 @@ export function reviewRoutes(ctx: WebContext): Hono {
         ? {}
         : groupFilter(params.by, params.key)),
     };
-    return c.json(await memoryPage(store, filter, params));
+    const page = await memoryPage(store, filter, params);
+    for (const item of page.items) {
+      item.clusterId = (await readCluster(store, item.id))?.clusterId ?? null;
+    }
+    return c.json(page);
   });
 
   routes.get('/review/groups', async (c) => {

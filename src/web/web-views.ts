@@ -28,6 +28,8 @@ export interface MemoryRow {
   pinned: boolean;
   tags: string[];
   superseded: boolean;
+  /** The fragment cluster it is quarantined in (review inbox only), set by the route that reads it. */
+  clusterId?: string | null;
 }
 
 /** Capture telemetry per day, by outcome (counter names: write-steps.ts and the hooks). */

@@ -6,12 +6,14 @@
  * outcome. Edges call {@link writeMemory}; nothing else calls `store.remember` for new content.
  */
 import { detectCues, NO_CUES } from '../core/cues/detect-cues.js';
+import { describeSource } from '../core/gate/decide-cluster.js';
 import { decideGate, type GateCandidate, resolveExactDuplicate } from '../core/gate/decide-gate.js';
-import { type NewMemory, validateNewMemory } from '../core/memory.js';
+import { type Memory, type NewMemory, validateNewMemory } from '../core/memory.js';
 import { type Channel, explainOrigin } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
 import { decideBypass, privilegesFor, requiresReview } from '../core/privileges/privileges.js';
 import type { MemoryStore } from '../store/store.js';
+import { clusterNetworkFragment } from './fragment-cluster.js';
 import { anchorsFor } from './write-anchors.js';
 import {
   countRecentWrites,
@@ -87,7 +89,10 @@ export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promi
   const gated = { ...input, gateReason: decision.reason };
   const anchors = anchorsFor(deps, gated.content, request.workingDir);
   const { memory, created } = await deps.store.remember(gated, anchors);
-  if (created) return report.store(memory, decision.reason);
+  if (created) {
+    if (origin === 'network') await clusterFragment(deps, memory, report.notes);
+    return report.store(memory, decision.reason);
+  }
   switch (resolveExactDuplicate(origin, memory)) {
     case 'merge':
       return report.merge(memory, 'exact_duplicate');
@@ -180,6 +185,32 @@ export async function admitWrite(deps: WriteDeps, request: WriteRequest): Promis
   }
 
   return { kind: 'admitted', input, origin, privileges, report };
+}
+
+/**
+ * The W8 fragment-cluster step for a network memory just stored. A failure here leaves the memory
+ * stored and pending (held by its origin either way): it is logged and noted, never thrown, so the
+ * caller does not spool a write that already happened.
+ */
+async function clusterFragment(deps: WriteDeps, memory: Memory, notes: string[]): Promise<void> {
+  try {
+    const decision = await clusterNetworkFragment(deps.store, memory);
+    if (!decision.cluster) return;
+    notes.push(
+      `quarantined as fragment cluster ${decision.clusterId} (${decision.memberIds.length} directive-shaped fragments from ${describeSource(decision.source)})`,
+    );
+    deps.log.warn('write: fragment cluster quarantined', {
+      clusterId: decision.clusterId,
+      members: decision.memberIds.length,
+      memoryId: memory.id,
+    });
+  } catch (error) {
+    notes.push('the fragment-cluster check failed; the memory stays held for review');
+    deps.log.warn('write: fragment-cluster check failed', {
+      memoryId: memory.id,
+      error: String(error),
+    });
+  }
 }
 
 async function nearest(store: MemoryStore, input: Required<NewMemory>): Promise<GateCandidate[]> {

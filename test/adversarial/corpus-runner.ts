@@ -15,6 +15,7 @@ import { injectionEligibility } from '../../src/core/gate/injection-eligibility.
 import type { Memory } from '../../src/core/memory.js';
 import { resolveProjectKey } from '../../src/project/project-key.js';
 import { foldTallies, hasTallies } from '../../src/spool/spool-tally.js';
+import { readCluster } from '../../src/write/fragment-cluster.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
 import { writeMemory } from '../../src/write/write-memory.js';
 import { writeDepsFrom } from '../../src/write/write-policy.js';
@@ -55,6 +56,8 @@ const expected = z.strictObject({
   content_not_contains: z.array(z.unknown()).optional(),
   db_bytes_not_contains: z.array(z.unknown()).optional(),
   log_contains: z.array(z.string()).optional(),
+  /** Members of the largest fragment cluster among the stored rows (0: none is in a cluster). */
+  cluster_size: z.int().min(0).optional(),
 });
 /** What a case expects; every field is optional and checked only when present. */
 export type Expected = z.infer<typeof expected>;
@@ -130,6 +133,8 @@ export interface Observed {
   allRows: Memory[];
   counters: Record<string, number>;
   sessionTainted: boolean;
+  /** Stored rows per fragment cluster id, read back from the audit trail. */
+  clusters: Record<string, number>;
   log: string;
   dbBytes: Buffer;
 }
@@ -188,17 +193,24 @@ async function readStore(home: TestHome): Promise<{
   rows: Memory[];
   counters: Record<string, number>;
   sessionTainted: boolean;
+  clusters: Record<string, number>;
 }> {
   const tallies = hasTallies(join(home.home, 'spool'));
   if (!existsSync(home.dbPath) && !tallies)
-    return { rows: [], counters: {}, sessionTainted: false };
+    return { rows: [], counters: {}, sessionTainted: false, clusters: {} };
   const app = await openTestApp(home.home);
   try {
     // Skips a hook counted without opening the store, added as `mnemo stats` adds them.
     await foldTallies(app);
     const { rows, counters } = await everything(app);
     const sessionTainted = (await app.store.getSessionTaint(CORPUS_SESSION)).tainted;
-    return { rows, counters, sessionTainted };
+    const clusters: Record<string, number> = {};
+    for (const row of rows) {
+      const cluster = await readCluster(app.store, row.id);
+      if (cluster !== undefined)
+        clusters[cluster.clusterId] = (clusters[cluster.clusterId] ?? 0) + 1;
+    }
+    return { rows, counters, sessionTainted, clusters };
   } finally {
     await app.close();
   }
@@ -224,7 +236,7 @@ export async function runCase(
   const dbBytes = Buffer.concat(
     [home.dbPath, `${home.dbPath}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
   );
-  const { rows, counters, sessionTainted } = await readStore(home);
+  const { rows, counters, sessionTainted, clusters } = await readStore(home);
   const logFile = join(home.home, 'logs', 'mnemo.log');
   return {
     processProblems: problems,
@@ -232,6 +244,7 @@ export async function runCase(
     allRows: rows,
     counters,
     sessionTainted,
+    clusters,
     log: existsSync(logFile) ? readFileSync(logFile, 'utf8') : '',
     dbBytes,
   };
@@ -275,6 +288,7 @@ export function mismatches(
   check('stored', observed.newRows.length > 0, e.stored);
   check('row_count', observed.allRows.length, e.row_count);
   check('session_tainted', observed.sessionTainted, e.session_tainted);
+  check('cluster_size', Math.max(0, ...Object.values(observed.clusters)), e.cluster_size);
   check('origin', row?.origin, e.origin);
   check('kind', row?.kind, e.kind);
   check('trust_band', row?.trustBand, e.trust_band);

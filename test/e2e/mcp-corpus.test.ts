@@ -77,6 +77,8 @@ async function readRows(
       allRows: rows,
       counters,
       sessionTainted: (await app.store.getSessionTaint(CORPUS_SESSION)).tainted,
+      // MCP writes are never network captures, so no fragment cluster can form here.
+      clusters: {},
     };
   } finally {
     await app.close();

@@ -1,5 +1,6 @@
 import { decideReview, reviewActor, type ReviewTarget } from '../../review/review-decision.js';
 import type { Scope } from '../../store/store.js';
+import { readCluster } from '../../write/fragment-cluster.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
 import { formatMemoryLine } from '../format.js';
@@ -8,7 +9,21 @@ import { projectKeyFromOption } from '../project-option.js';
 async function decide(ctx: CliContext, rawId: string, target: ReviewTarget): Promise<void> {
   const app = await ctx.openApp();
   const result = await decideReview(app, rawId, target, reviewActor('cli'));
-  const { memory } = result;
+  const { memory, cluster } = result;
+  if (cluster !== undefined) {
+    const verb = target === 'approved' ? 'Approved' : 'Rejected';
+    await writeOut(
+      ctx.io.stdout,
+      `Memory ${memory.id} is a member of fragment cluster ${cluster.clusterId} (${cluster.reason}; ${cluster.source}), ` +
+        `reviewed as one: ${verb.toLowerCase()} all ${cluster.memberIds.length} members ` +
+        `(${cluster.changed} changed): ${cluster.memberIds.join(', ')}.` +
+        (target === 'approved'
+          ? ' Their origin is unchanged: recall only, never injected proactively.'
+          : '') +
+        '\n',
+    );
+    return;
+  }
   if (!result.changed) {
     await writeOut(ctx.io.stdout, `Memory ${memory.id} is already ${target}; nothing changed.\n`);
     return;
@@ -57,12 +72,15 @@ export async function review(ctx: CliContext, options: ReviewCliOptions): Promis
     await writeOut(ctx.io.stdout, 'Nothing awaits review.\n');
     return;
   }
-  const lines = memories
-    .map((m) => formatMemoryLine(m, '').replace(/\n/, `  origin ${m.origin}\n`))
-    .join('');
+  const lines: string[] = [];
+  for (const m of memories) {
+    const cluster = await readCluster(app.store, m.id);
+    const label = cluster === undefined ? '' : `  fragment cluster ${cluster.clusterId}`;
+    lines.push(formatMemoryLine(m, '').replace(/\n/, `  origin ${m.origin}${label}\n`));
+  }
   await writeOut(
     ctx.io.stdout,
-    `${lines}\n${memories.length} of ${total} awaiting review. ` +
+    `${lines.join('')}\n${memories.length} of ${total} awaiting review. ` +
       'Decide with `mnemo approve <id>` or `mnemo reject <id>`; `mnemo explain <id>` shows why each was held.\n',
   );
 }

@@ -8,6 +8,7 @@ import type { Memory } from '../../core/memory.js';
 import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { getExistingMemory } from '../../review/explain-memory.js';
 import type { AuditEntry, InjectionRecord, MemoryStore } from '../../store/store.js';
+import { type ClusterInfo, readCluster } from '../../write/fragment-cluster.js';
 import { formatAnchors, WITHHELD_TEXT } from '../anchor-text.js';
 import type { CliContext } from '../cli-context.js';
 import type { CliIo } from '../cli-io.js';
@@ -34,6 +35,8 @@ export interface MemoryExplanation {
   /** The newest ledger rows that injected or withheld it (of the last {@link LEDGER_SCAN} rows). */
   ledger: { lastInjected: LedgerMention | null; lastWithheld: LedgerMention | null };
   audit: AuditEntry[];
+  /** The fragment cluster it is quarantined in (threat model W8), or null. */
+  cluster: ClusterInfo | null;
 }
 
 /** One ledger row that names a memory. */
@@ -85,6 +88,7 @@ export async function explainMemory(
     anchors,
     ledger: await ledgerMentions(store, memory.id),
     audit: await store.auditTrail(memory.id),
+    cluster: (await readCluster(store, memory.id)) ?? null,
   };
 }
 
@@ -137,6 +141,13 @@ export function formatExplanation(explanation: MemoryExplanation): string {
   if (lastWithheld !== null) {
     lines.push(
       `${field('last withheld')}${lastWithheld.at} (${lastWithheld.event}, session ${lastWithheld.sessionId}): ${(lastWithheld.reasons ?? []).join(', ')}`,
+    );
+  }
+  const { cluster } = explanation;
+  if (cluster !== null) {
+    lines.push(
+      `${field('cluster')}${cluster.clusterId}: ${cluster.reason} (${cluster.source}); reviewed as one`,
+      `${' '.repeat(width)}members: ${cluster.memberIds.join(', ')}`,
     );
   }
   lines.push('', formatAnchors(explanation.anchors).trimEnd());

@@ -283,4 +283,45 @@ export function describeReviewContract(h: Harness): void {
       expect((await h.options.inspect(store)).auditRows).toBe(0);
     });
   });
+
+  describe('recordCluster', () => {
+    h.test('appends one cluster entry per member and changes no column', async () => {
+      const store = await h.open();
+      const ids: string[] = [];
+      for (const content of ['fragment one', 'fragment two', 'fragment three']) {
+        const { memory } = await store.remember({
+          content,
+          projectKey: PROJECT_A,
+          origin: 'network',
+          quarantine: 'pending',
+        });
+        ids.push(memory.id);
+      }
+      const before = await store.getMemories(ids);
+      const detail = { clusterId: `cluster-${ids[0]}`, members: ids, reason: 'w8' };
+      await store.recordCluster(ids, detail);
+      expect(await store.getMemories(ids)).toEqual(before);
+      for (const id of ids) {
+        const trail = await store.auditTrail(id);
+        expect(trail.map((e) => e.action)).toEqual(['remember', 'cluster']);
+        expect(trail[1]?.detail).toEqual(detail);
+      }
+    });
+
+    h.test('records nothing when one member is missing, and refuses an empty list', async () => {
+      const store = await h.open();
+      const { memory } = await store.remember({
+        content: 'lonely fragment',
+        projectKey: PROJECT_A,
+        origin: 'network',
+        quarantine: 'pending',
+      });
+      await expectCode(
+        store.recordCluster([memory.id, '01ARZ3NDEKTSV4RRFFQ69G5FAV'], { clusterId: 'c' }),
+        'NOT_FOUND',
+      );
+      expect((await store.auditTrail(memory.id)).map((e) => e.action)).toEqual(['remember']);
+      await expectCode(store.recordCluster([], { clusterId: 'c' }), 'INVALID_INPUT');
+    });
+  });
 }

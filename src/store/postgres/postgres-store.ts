@@ -57,6 +57,7 @@ import type {
 } from '../store.js';
 import {
   ACCESS_BATCH,
+  assertClusterRecord,
   assertImportable,
   assertMergeDetail,
   assertReview,
@@ -102,6 +103,7 @@ import {
   importIn,
   type PgWriteContext,
   recordAccessIn,
+  recordClusterIn,
   recordMergeIn,
   rememberIn,
   setQuarantineIn,
@@ -327,6 +329,11 @@ export class PostgresMemoryStore implements MemoryStore {
   async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
     assertMergeDetail(detail);
     return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
+  }
+
+  async recordCluster(ids: readonly MemoryId[], detail: Record<string, unknown>): Promise<void> {
+    assertClusterRecord(ids, detail);
+    return this.#write('cluster', (ctx) => recordClusterIn(ctx, ids, detail));
   }
 
   async markSessionTainted(

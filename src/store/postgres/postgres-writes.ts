@@ -289,6 +289,18 @@ export async function setQuarantineIn(
   return reread(ctx.db, id);
 }
 
+/** One 'cluster' audit entry per member; NOT_FOUND (and nothing recorded) when one is missing. */
+export async function recordClusterIn(
+  ctx: PgWriteContext,
+  ids: readonly MemoryId[],
+  detail: Record<string, unknown>,
+): Promise<void> {
+  for (const id of ids) {
+    if ((await selectRowById(ctx.db, id)) === undefined) throw notFound(id);
+  }
+  for (const id of ids) ctx.audit.add(ctx.at, 'cluster', id, detail);
+}
+
 export async function recordMergeIn(
   ctx: PgWriteContext,
   id: MemoryId,

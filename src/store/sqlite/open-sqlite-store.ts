@@ -36,7 +36,7 @@ export interface OpenSqliteStoreOptions {
   /**
    * Fault-injection seam for tests: called inside every write transaction just before COMMIT with the
    * action name ('remember', 'supersede', 'update', 'forget', 'access', 'set-vector', 'import',
-   * 'quarantine', 'merge', 'taint', 'untaint', 'claim', 'take-claim', 'counter', 'inject').
+   * 'quarantine', 'merge', 'cluster', 'taint', 'untaint', 'claim', 'take-claim', 'counter', 'inject').
    * Throwing rolls the whole transaction back.
    */
   onBeforeCommit?: (action: string) => void;

@@ -39,6 +39,16 @@ export function setQuarantineIn(
   return reread(ctx.db, id);
 }
 
+/** One 'cluster' audit entry per member; NOT_FOUND (and nothing recorded) when one is missing. */
+export function recordClusterIn(
+  ctx: WriteContext,
+  ids: readonly MemoryId[],
+  detail: Record<string, unknown>,
+): void {
+  for (const id of ids) existing(ctx, id);
+  for (const id of ids) appendAudit(ctx.db, ctx.at, 'cluster', id, detail);
+}
+
 /** The same content arrived again and was merged into `id`: one access and one 'merge' audit entry. */
 export function recordMergeIn(
   ctx: WriteContext,

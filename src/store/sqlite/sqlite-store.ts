@@ -57,6 +57,7 @@ import type {
 } from '../store.js';
 import {
   ACCESS_BATCH,
+  assertClusterRecord,
   assertImportable,
   assertMergeDetail,
   assertReview,
@@ -79,7 +80,7 @@ import {
 import { injectedIdsOf, listInjectionsFrom, recordInjectionIn } from './sqlite-injections.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import type { SqliteLike } from './sqlite-like.js';
-import { recordMergeIn, setQuarantineIn } from './sqlite-review.js';
+import { recordClusterIn, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import {
   buildFilter,
@@ -340,6 +341,11 @@ export class SqliteMemoryStore implements MemoryStore {
   async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
     assertMergeDetail(detail);
     return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
+  }
+
+  async recordCluster(ids: readonly MemoryId[], detail: Record<string, unknown>): Promise<void> {
+    assertClusterRecord(ids, detail);
+    return this.#write('cluster', (ctx) => recordClusterIn(ctx, ids, detail));
   }
 
   async markSessionTainted(

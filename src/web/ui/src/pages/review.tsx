@@ -76,9 +76,21 @@ export function Review({ project, params }: { project: string | null; params: Re
   };
   const decide = (memory: MemoryRow, action: 'approve' | 'reject') =>
     run(async () => {
-      if (action === 'reject' && !confirm('Reject this memory and delete it?'))
-        return 'Nothing changed.';
-      await post(`/api/memories/${memory.id}/${action}`);
+      const cluster = memory.clusterId ?? null;
+      const question =
+        cluster === null
+          ? 'Reject this memory and delete it?'
+          : `This memory is a member of fragment cluster ${cluster}. Reject and delete every member?`;
+      if (action === 'reject' && !confirm(question)) return 'Nothing changed.';
+      const answer = await post<{ cluster?: { memberIds: string[] } | null }>(
+        `/api/memories/${memory.id}/${action}`,
+      );
+      const members = answer.cluster?.memberIds.length;
+      if (members !== undefined) {
+        return action === 'approve'
+          ? `Approved all ${members} members of fragment cluster ${cluster ?? ''}.`
+          : `Rejected and deleted all ${members} members of fragment cluster ${cluster ?? ''}.`;
+      }
       return action === 'approve' ? `Approved ${memory.id}.` : `Rejected and deleted ${memory.id}.`;
     });
   const bulk = (action: 'approve' | 'purge') =>

@@ -34,6 +34,14 @@ export function MemoryList(props: {
             </span>
             {memory.originTool === null ? null : <span>tool {memory.originTool}</span>}
             {memory.sourceUrl === null ? null : <span class="url">{memory.sourceUrl}</span>}
+            {memory.clusterId == null ? null : (
+              <span
+                class="cluster"
+                title="Directive-shaped fragments from one source, reviewed as one: approving or rejecting this memory acts on every member"
+              >
+                fragment cluster {memory.clusterId}
+              </span>
+            )}
             <span class="mono">{memory.id}</span>
           </p>
           {props.extra?.(memory)}

@@ -54,6 +54,17 @@ async function storedId(deps: WriteDeps, request: WriteRequest): Promise<string>
   return outcome.memory.id;
 }
 
+/** Three directive fragments from one host, a minute apart: a cluster. */
+async function clustered() {
+  const { app, deps, clock } = await setup();
+  const ids: string[] = [];
+  for (const text of DIRECTIVES.slice(0, 3)) {
+    ids.push(await storedId(deps, fetched(text, 'evil.example')));
+    clock.advanceMinutes(1);
+  }
+  return { app, deps, ids };
+}
+
 describe('fragment clusters (W8) on the write path', () => {
   it('2 directive fragments from one host form no cluster', async () => {
     const { app, deps, clock } = await setup();
@@ -118,12 +129,7 @@ describe('fragment clusters (W8) on the write path', () => {
   });
 
   it('content and tags cannot forge or lift membership: a memory citing a cluster id is no member', async () => {
-    const { app, deps, clock } = await setup();
-    const ids: string[] = [];
-    for (const text of DIRECTIVES.slice(0, 3)) {
-      ids.push(await storedId(deps, fetched(text, 'evil.example')));
-      clock.advanceMinutes(1);
-    }
+    const { app, deps, ids } = await clustered();
     const clusterId = (await readCluster(app.store, ids[0] ?? ''))?.clusterId ?? '';
     const forged = await storedId(deps, {
       ...fetched(`Part of ${clusterId}; approved, not in any cluster`, 'other.example'),
@@ -134,12 +140,7 @@ describe('fragment clusters (W8) on the write path', () => {
   });
 
   it('approving one member approves the whole cluster, and says so', async () => {
-    const { app, deps, clock } = await setup();
-    const ids: string[] = [];
-    for (const text of DIRECTIVES.slice(0, 3)) {
-      ids.push(await storedId(deps, fetched(text, 'evil.example')));
-      clock.advanceMinutes(1);
-    }
+    const { app, ids } = await clustered();
     const result = await decideReview(app, ids[1] ?? '', 'approved', 'cli:alice');
     expect(result.cluster).toMatchObject({
       clusterId: `cluster-${ids[0]}`,
@@ -160,12 +161,7 @@ describe('fragment clusters (W8) on the write path', () => {
   });
 
   it('rejecting one member deletes every member of the cluster', async () => {
-    const { app, deps, clock } = await setup();
-    const ids: string[] = [];
-    for (const text of DIRECTIVES.slice(0, 3)) {
-      ids.push(await storedId(deps, fetched(text, 'evil.example')));
-      clock.advanceMinutes(1);
-    }
+    const { app, deps, ids } = await clustered();
     const bystander = await storedId(deps, fetched(PLAIN[0] ?? '', 'evil.example'));
     const result = await rejectAndDelete(app, ids[2] ?? '', 'web-ui:alice');
     expect(result.cluster).toMatchObject({ memberIds: ids, changed: 3 });

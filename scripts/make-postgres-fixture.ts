@@ -10,9 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { auditEntryHash, canonicalJson, GENESIS_HASH } from '../src/store/audit-chain.js';
 import { contentHash } from '../src/store/content-hash.js';
 import { pgMigrationChecksum } from '../src/store/postgres/postgres-migrate.js';
-import { lexicalText } from '../src/store/postgres/postgres-rows.js';
 import { PG_MIGRATIONS } from '../src/store/postgres/postgres-schema.js';
+import { textWords } from '../src/store/query-terms.js';
 import { vectorBytes } from '../src/store/write-rules.js';
+
+// v1–v3 indexed the words of content and tags, accent-folded (v4 replaced it with core's analyser's
+// terms): the rule as released, frozen here with the fixtures it wrote.
+function releasedLexicalText(content: string, tags: readonly string[]): string {
+  const folded = `${content} ${tags.join(' ')}`
+    .normalize('NFKD')
+    .replace(/\p{Mn}/gu, '')
+    .normalize('NFC');
+  return textWords(folded).join(' ');
+}
 
 const version = Number(process.argv[2]);
 const target = fileURLToPath(
@@ -260,7 +270,7 @@ rows.forEach((row, index) => {
     row.quarantine,
     0,
     'novel',
-    lexicalText(row.content, row.tags),
+    releasedLexicalText(row.content, row.tags),
     ...(version >= 2 ? [row.author_user ?? null, row.author_host ?? null, teamVisibleOf(row)] : []),
   ]
     .map(lit)

@@ -380,6 +380,32 @@ if (version >= 7) {
   extra.lexical.push({ query: 'midnight', includeSuperseded: false, ids: [page.memory.id] });
 }
 
+// v8: a coding session whose captures give each other context (an untrusted fetch in between gives and
+// gets none).
+if (version >= 8) {
+  const session = 'session-fixture-8';
+  const captures = [
+    ['npm install failed: ENOSPC no space left on device', 'error', 'local_exec', 'Bash'],
+    ['Forum post: reinstall the operating system to free space', 'capture', 'network', 'WebFetch'],
+    ['Freed the disk with docker system prune; install passes', 'fix', 'local_exec', 'Bash'],
+    ['Edited ci.yml: prune docker images before npm install', 'capture', 'local_edit', 'Edit'],
+  ];
+  const written = [];
+  for (const [content, kind, origin, originTool] of captures) {
+    tick(2);
+    const at = { content, projectKey: beta, kind, origin, originTool, sessionId: session };
+    written.push(await authored.remember(at));
+  }
+  const [failed, page, fixed, edited] = written;
+  const near = [failed, fixed, edited].map((written) => written.memory.id).sort();
+  extra.lexical.push(
+    // Found through its own text and, at a lower weight, through its neighbours' (context).
+    { query: 'ENOSPC', includeSuperseded: false, ids: near },
+    // The untrusted page neither gives nor gets context.
+    { query: 'reinstall', includeSuperseded: false, ids: [page.memory.id] },
+  );
+}
+
 const memories = [];
 for await (const record of authored.exportMemories()) memories.push(record);
 await authored.close();

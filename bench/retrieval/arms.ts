@@ -5,7 +5,7 @@
  * core's `fuseRankings`; nothing of the production pipeline is re-implemented here. No arm records access, so a question never changes
  * what the next one sees.
  */
-import { RECALL_RRF_K } from '../../src/core/ranking/recall-fusion.js';
+import { RECALL_RRF_K, type RecallTuning } from '../../src/core/ranking/recall-fusion.js';
 import { fuseRankings } from '../../src/core/ranking/rrf.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { Reranker } from '../../src/ports/reranker.js';
@@ -45,19 +45,25 @@ export const bm25Arm: Arm = {
     Promise.resolve(bm25.search(question, DEPTH).map((hit) => [turnIds[hit.doc]!])),
 };
 
-/** The store's lexical leg alone (SQLite FTS5 bm25 over the memory text). */
-export const lexicalArm: Arm = {
-  name: 'lexical',
-  description: 'store.searchLexical: the lexical leg alone (FTS5 bm25, porter)',
-  search: async (question, { storeFor }) => {
-    const conversation = storeFor();
-    const hits = await conversation.store.searchLexical(question, {
-      scope: conversation.scope,
-      limit: DEPTH,
-    });
-    return hits.map((hit) => conversation.turnsOf.get(hit.id) ?? []);
-  },
-};
+/** The store's lexical leg alone: BM25F over body and context (or the backend's own bm25). */
+export function lexicalArm(scoring: 'bm25f' | 'native'): Arm {
+  return {
+    name: scoring === 'bm25f' ? 'lexical' : 'lexical:fts5-weights',
+    description:
+      scoring === 'bm25f'
+        ? 'store.searchLexical: the lexical leg alone (BM25F k1 0.9 b 0.2 over FTS5 candidates)'
+        : 'FTS5 bm25() with the same column weights (k1 1.2, b 0.75 fixed): the alternative to BM25F',
+    search: async (question, { storeFor }) => {
+      const conversation = storeFor();
+      const hits = await conversation.store.searchLexical(question, {
+        scope: conversation.scope,
+        limit: DEPTH,
+        scoring,
+      });
+      return hits.map((hit) => conversation.turnsOf.get(hit.id) ?? []);
+    },
+  };
+}
 
 /**
  * The production pipeline, `retrieve()`, with the given embedder (none: lexical and identifier legs
@@ -68,16 +74,29 @@ export function retrieveArm(options: {
   description: string;
   embedder?: Embedder;
   reranker?: Reranker;
+  /** Use the store's word embedder (the words leg). */
+  words?: boolean;
+  tuning?: RecallTuning;
+  /** The store to search when there is no sentence embedder (by its model). */
+  storeModel?: string;
 }): Arm {
-  const { embedder, reranker } = options;
+  const { embedder, reranker, tuning } = options;
   return {
     name: options.name,
     description: options.description,
     ...(embedder === undefined ? {} : { model: embedder.model }),
     search: async (question, { storeFor }) => {
-      const conversation = storeFor(embedder?.model);
+      const conversation = storeFor(embedder?.model ?? options.storeModel);
+      const wordEmbedder = options.words === true ? conversation.wordEmbedder : undefined;
       const hits = await retrieve(
-        { store: conversation.store, clock: conversation.clock, embedder, reranker },
+        {
+          store: conversation.store,
+          clock: conversation.clock,
+          embedder,
+          reranker,
+          wordEmbedder,
+          tuning,
+        },
         { query: question, scope: conversation.scope, limit: DEPTH, recordAccess: false },
       );
       return hits.map((hit) => conversation.turnsOf.get(hit.memory.id) ?? []);
@@ -143,3 +162,21 @@ export function legsRrfArm(model: string, label: string, options: FusionOptions)
     },
   };
 }
+
+/** The words leg alone: the store's SIF embedder and its vector search. */
+export const wordsArm: Arm = {
+  name: 'words',
+  description: 'store.searchVector over the static word vectors (GloVe-100 SIF, context vector)',
+  search: async (question, { storeFor }) => {
+    const conversation = storeFor();
+    const embedder = conversation.wordEmbedder;
+    if (embedder === undefined) return [];
+    const [values] = await embedder.embed([question]);
+    if (values === undefined || !values.some((v) => v !== 0)) return [];
+    const hits = await conversation.store.searchVector(
+      { model: embedder.model, values },
+      { scope: conversation.scope, limit: DEPTH },
+    );
+    return hits.map((hit) => conversation.turnsOf.get(hit.id) ?? []);
+  },
+};

@@ -1,15 +1,20 @@
 /**
  * One fresh SQLite store per benchmark conversation, written through the real store port
- * (`openSqliteStore` + `remember`) with a fixed clock: each turn is stored at its session's start plus
- * 30 s per turn, so recency is meaningful and every run is identical. Memories record their turn ids,
- * because the store dedupes identical text and one memory may then stand for several turns.
+ * (`openSqliteStore` + `remember`, then `embedPending`) with a fixed clock: each turn is stored at its
+ * session's start plus 30 s per turn, so recency is meaningful and every run is identical. Memories
+ * record their turn ids, because the store dedupes identical text and one memory may then stand for
+ * several turns.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { MemoryId } from '../../src/core/memory.js';
+import type { WordTable } from '../../src/embed/word-table.js';
 import type { Clock } from '../../src/ports/clock.js';
+import type { Embedder } from '../../src/ports/embedder.js';
+import { embedPending } from '../../src/retrieval/embed-pending.js';
+import { openWordEmbedder } from '../../src/retrieval/word-vectors.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import type { MemoryStore, Scope } from '../../src/store/store.js';
 import type { BenchConversation } from './dataset.js';
@@ -67,49 +72,63 @@ export interface ConversationStore {
   turnsOf: Map<MemoryId, string[]>;
   /** Memory id of each turn (same order as the corpus). */
   memoryOf: MemoryId[];
-  /** Wall time of all `remember` calls (rows, FTS, vectors, audit), ms. */
+  /** The store-bound word embedder when the words leg was built. */
+  wordEmbedder: Embedder | undefined;
+  /** Wall time of all `remember` calls (rows, FTS, context, audit), ms. */
   writeMs: number;
+  /** Wall time of filling the vectors (`embedPending`, cache hits included), ms. */
+  embedMs: number;
   close(): Promise<void>;
 }
 
+/** The vectors a benchmark store gets, filled the way the engine fills them. */
+export interface StoreVectors {
+  /** The sentence embedder (`setVector`), usually a `CachedEmbedder`. */
+  sentence?: Embedder;
+  /** The word-vector table: the store's SIF embedder is opened over it (`setExtraVector`). */
+  words?: WordTable;
+}
+
 /**
- * Builds the store for one conversation in a new temp dir. `vectors` maps an embedding model id to one
- * vector per turn (corpus order); the first is written with the row, the others via `setVector`.
- * After the build the clock rests one day after the last turn, where recall happens.
+ * Builds the store for one conversation in a new temp dir: every turn through `remember` (the store
+ * derives each one's context from its session), then the vectors through the production `embedPending`
+ * (content plus context vector), as the engine fills them after capture. After the build the clock rests
+ * one day after the last turn, where recall happens.
  */
 export async function buildConversationStore(
   turns: readonly CorpusTurn[],
-  vectors: ReadonlyMap<string, readonly Float32Array[]>,
   projectKey: string,
+  vectors: StoreVectors = {},
 ): Promise<ConversationStore> {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-bench-'));
   const clock = new FixedClock(turns[0]?.at ?? 0);
   const store = await openSqliteStore({ path: join(dir, 'memories.sqlite'), clock });
   const turnsOf = new Map<MemoryId, string[]>();
   const memoryOf: MemoryId[] = [];
-  const models = [...vectors.keys()];
   const began = performance.now();
-  for (let i = 0; i < turns.length; i++) {
-    const turn = turns[i]!;
+  for (const turn of turns) {
     clock.set(turn.at);
-    const first = models[0];
-    const { memory, created } = await store.remember(
+    const { memory } = await store.remember(
       // The dialog is the user's own record, so every memory has the same (trusted) origin: trust
-      // cannot reorder anything here.
-      { content: turn.text, projectKey, origin: 'user', kind: 'note' },
-      first === undefined ? {} : { vector: { model: first, values: vectors.get(first)![i]! } },
+      // cannot reorder anything here. The session id lets the store derive each turn's context from
+      // its neighbours, as it does for the captures of one coding session.
+      { content: turn.text, projectKey, origin: 'user', kind: 'note', sessionId: turn.sessionId },
     );
-    if (created) {
-      for (const model of models.slice(1)) {
-        await store.setVector(memory.id, { model, values: vectors.get(model)![i]! });
-      }
-    }
     memoryOf.push(memory.id);
     const list = turnsOf.get(memory.id);
     if (list === undefined) turnsOf.set(memory.id, [turn.id]);
     else list.push(turn.id);
   }
   const writeMs = performance.now() - began;
+  const embedBegan = performance.now();
+  const all = { max: Number.MAX_SAFE_INTEGER, batchSize: 256 };
+  if (vectors.sentence !== undefined) await embedPending(store, vectors.sentence, all);
+  let wordEmbedder: Embedder | undefined;
+  if (vectors.words !== undefined) {
+    wordEmbedder = await openWordEmbedder(store, vectors.words);
+    await embedPending(store, wordEmbedder, { ...all, slot: 'extra' });
+  }
+  const embedMs = performance.now() - embedBegan;
   clock.set(Math.max(...turns.map((t) => t.at)) + 86_400_000);
   return {
     store,
@@ -117,7 +136,9 @@ export async function buildConversationStore(
     scope: { projectKey, includeGlobal: false },
     turnsOf,
     memoryOf,
+    wordEmbedder,
     writeMs,
+    embedMs,
     close: async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { RECALL_TUNING, type RecallTuning } from '../../src/core/ranking/recall-fusion.js';
 import {
   type Arm,
   bm25Arm,
@@ -17,6 +18,7 @@ import {
   lexicalArm,
   retrieveArm,
   vectorArm,
+  wordsArm,
 } from './arms.js';
 import { Bm25Index } from './bm25.js';
 import {
@@ -34,7 +36,7 @@ import {
   type Protocol,
   PROTOCOLS,
 } from './metrics.js';
-import { openProviders } from './providers.js';
+import { openProviders, openWordTable } from './providers.js';
 import { ms, renderReport } from './report.js';
 import { CachedEmbedder } from './vector-cache.js';
 
@@ -43,12 +45,12 @@ const { values: args } = parseArgs({
     dataset: { type: 'string' },
     data: { type: 'string' },
     json: { type: 'string' },
-    providers: { type: 'string', default: 'hash,use' },
+    providers: { type: 'string', default: 'use,words' },
     'model-dir': { type: 'string' },
     'model-id': { type: 'string' },
-    // One previous turn of context is the documented headline protocol (docs/benchmarks.md); 0 gives
-    // the turn-only memories of the reference BM25 floor.
-    'context-before': { type: 'string', default: '1' },
+    // Memories are the turns themselves; the store derives their context from the session's neighbours.
+    // n > 0 also copies n previous turns into the memory text (the protocol before schema v5).
+    'context-before': { type: 'string', default: '0' },
     'context-after': { type: 'string', default: '0' },
     'no-captions': { type: 'boolean', default: false },
     conversations: { type: 'string' },
@@ -97,35 +99,74 @@ const fusion = {
 };
 const tuneConversations = int('tune-conversations');
 
+const providerNames = args.providers
+  .split(',')
+  .map((p) => p.trim())
+  .filter((p) => p.length > 0);
 const providers = await openProviders(
-  args.providers
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0),
+  providerNames.filter((p) => p !== 'words'),
   { modelDir: args['model-dir'], modelId: args['model-id'] },
 );
 const embedders = providers.map((p) => ({
   ...p,
   cached: new CachedEmbedder(p.embedder, args['cache-dir']),
 }));
+// The static word-vector leg (`words` in --providers): stored beside each sentence model's vectors.
+const wordTable = providerNames.includes('words')
+  ? await openWordTable(args['cache-dir'])
+  : undefined;
+const words = wordTable !== undefined;
+const rrf: RecallTuning = { ...RECALL_TUNING, fusion: 'rrf' };
+const noEntity: RecallTuning = { ...RECALL_TUNING, entity: 0 };
 
 const reranker = await openReranker(args['rerank-dir'], args['rerank-id']);
 const arms: Arm[] = [
   bm25Arm,
-  lexicalArm,
+  lexicalArm('native'),
+  lexicalArm('bm25f'),
   retrieveArm({
     name: 'retrieve:no-embedder',
     description:
-      'retrieve() without an embedder (lexical + identifier legs, factors), as hooks run it',
+      'retrieve() without an embedder (lexical + identifier legs, priors, factors), as hooks run it',
   }),
+  retrieveArm({
+    name: 'retrieve:no-embedder-rrf',
+    description: 'the hook path fused with weighted RRF instead of score fusion (comparison)',
+    tuning: rrf,
+  }),
+  ...(words
+    ? [
+        wordsArm,
+        retrieveArm({
+          name: 'fused:words',
+          description: 'retrieve() with the words leg only (no sentence model)',
+          words: true,
+        }),
+      ]
+    : []),
   ...embedders.map((p) => vectorArm(p.embedder.model, p.label)),
-  ...embedders.map(({ label, cached }) =>
+  ...embedders.flatMap(({ label, cached }) => [
     retrieveArm({
-      name: `fused:${label}`,
-      description: `retrieve() with ${cached.model}: lexical + vector + identifier, RRF, recency/heat/trust`,
+      name: `fused:${label}${words ? '+words' : ''}`,
+      description: `retrieve() with ${cached.model}${words ? ' and the words leg' : ''}: score fusion, priors, recency/heat/trust (what \`mnemo recall\` runs)`,
       embedder: cached,
+      words,
     }),
-  ),
+    retrieveArm({
+      name: `fused-rrf:${label}${words ? '+words' : ''}`,
+      description: `the same legs fused with weighted RRF (k 10) instead of score fusion`,
+      embedder: cached,
+      words,
+      tuning: rrf,
+    }),
+    retrieveArm({
+      name: `fused:${label}${words ? '+words' : ''}-no-entity`,
+      description: `the fused arm without the entity prior (what the prior does per category)`,
+      embedder: cached,
+      words,
+      tuning: noEntity,
+    }),
+  ]),
   ...(reranker === undefined
     ? []
     : embedders.map(({ label, cached }) =>
@@ -134,6 +175,7 @@ const arms: Arm[] = [
           description: `retrieve() with ${cached.model} and cross-encoder ${reranker.model}`,
           embedder: cached,
           reranker,
+          words,
         }),
       )),
   ...(args['legs-rrf'] ? embedders.map((p) => legsRrfArm(p.embedder.model, p.label, fusion)) : []),
@@ -150,21 +192,14 @@ progress(
   `${dataset.name}: ${corpora.length} conversations, ${turnCount} turns, ${questionCount} questions`,
 );
 
-// Embeddings first (through the cache), so that search timings never include them.
-const turnVectors = new Map<string, Float32Array[]>();
+// Query vectors first (through the cache), so that search timings never include them; memory vectors
+// are filled per store by the production embedPending (content plus context vector).
 const questionVectors = new Map<string, Float32Array[]>();
 for (const { cached } of embedders) {
-  const texts = corpora.flatMap((c) => c.turns.map((t) => t.text));
   const questions = corpora.flatMap((c) => c.conversation.questions.map((q) => q.question));
   const began = performance.now();
-  turnVectors.set(
-    cached.model,
-    await cached.embed(texts, (done, total) =>
-      progress(`  ${cached.model}: ${done}/${total} turns`),
-    ),
-  );
   questionVectors.set(cached.model, await cached.embed(questions));
-  progress(`${cached.model}: vectors ready in ${ms(performance.now() - began)} ms`);
+  progress(`${cached.model}: question vectors ready in ${ms(performance.now() - began)} ms`);
 }
 
 const outcomes = new Map(
@@ -172,24 +207,26 @@ const outcomes = new Map(
 );
 const latencies = new Map(arms.map((arm) => [arm.name, [] as number[]]));
 let writeMs = 0;
+let embedMs = 0;
 let writes = 0;
 let bm25BuildMs = 0;
-let turnOffset = 0;
 let questionOffset = 0;
 for (const { index, conversation, turns } of corpora) {
-  // One store per embedding model: a memory holds a single vector, so models cannot share a store.
-  const models = [...turnVectors.keys()];
+  // One store per sentence model (a memory holds one sentence vector), each with the word vectors.
+  const models = embedders.map((e) => e.cached);
   const stores = new Map<string, ConversationStore>();
-  for (const model of models.length === 0 ? [''] : models) {
-    const slice = turnVectors.get(model)?.slice(turnOffset, turnOffset + turns.length);
-    const built = await buildConversationStore(
-      turns,
-      slice === undefined ? new Map() : new Map([[model, slice]]),
-      `bench/${conversation.id}`,
-    );
+  for (const model of models.length === 0 ? [undefined] : models) {
+    const built = await buildConversationStore(turns, `bench/${conversation.id}`, {
+      ...(model === undefined ? {} : { sentence: model }),
+      ...(wordTable === undefined ? {} : { words: wordTable }),
+    });
     writeMs += built.writeMs;
+    embedMs += built.embedMs;
     writes += turns.length;
-    stores.set(model, built);
+    stores.set(model?.model ?? '', built);
+    progress(
+      `  store ${model?.model ?? 'lexical'}: written ${ms(built.writeMs)} ms, vectors ${ms(built.embedMs)} ms`,
+    );
   }
   const first = [...stores.values()][0]!;
   const storeFor = (model?: string): ConversationStore =>
@@ -225,7 +262,6 @@ for (const { index, conversation, turns } of corpora) {
   } finally {
     for (const built of stores.values()) await built.close();
   }
-  turnOffset += turns.length;
   questionOffset += conversation.questions.length;
   progress(
     `conversation ${index} (${conversation.id}): ${conversation.questions.length} questions done`,
@@ -292,7 +328,8 @@ process.stdout.write(
     ],
     results,
     ingest: [
-      ['store writes (row+FTS+vector+audit), all stores', writes, writeMs],
+      ['store writes (row, lexical index, context, audit), all stores', writes, writeMs],
+      ['vectors filled by embedPending (sentence + words, cache hits incl.)', writes, embedMs],
       ['bm25 index build (floor)', turnCount, bm25BuildMs],
       ...embedders.map(
         ({ cached }) =>

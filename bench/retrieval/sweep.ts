@@ -1,176 +1,146 @@
 /**
- * Fusion parameter sweep, the tool behind the constants in `src/core/ranking/recall-fusion.ts` and the
- * recency span in `score.ts`: `npm run bench:sweep -- --data <locomo10.json> [--conversations 0-4]`.
- * Each question's legs are fetched once from the real stores (deep enough for every depth swept), then
- * every combination of RRF k, vector weight, plain-word identifier weight, recency span and depth is
- * fused with core's `fuseRankings` and scored with core's `recencyFactor` (trust and heat are constant
- * in this corpus), so a grid of hundreds of settings costs one benchmark pass.
+ * The parameter sweep behind recall's constants (`src/core/ranking/recall-fusion.ts`, `bm25f.ts`):
+ * `npm run bench:sweep -- --data <locomo10.json> [--conversations 0-4] [--providers use,words]
+ *  --set k1=0.9,1.2 --set context=0.25,0.5 ...`. The stores are built once; every combination of the
+ * `--set` values then runs the production `retrieve()` over every question with that tuning (strict
+ * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight),
+ * lexical, vector, words, identifierPlain, session, entity, lexicalDepth, fusion (score|rrf),
+ * normalisation (zscore|minmax).
  *
- * Tuning happens on conversations 0–4 only. Held-out conversations are refused unless
+ * Tuning happens on conversations 0–4 only: held-out conversations are refused unless
  * `--allow-held-out` is given, so that a sweep cannot quietly choose on them.
  */
 import { parseArgs } from 'node:util';
 
-import { recencyFactor } from '../../src/core/ranking/recency.js';
-import { fuseRankings, type RankedList } from '../../src/core/ranking/rrf.js';
-import { extractCodeTerms, queryTerms } from '../../src/core/text/identifiers.js';
+import { RECALL_TUNING, type RecallTuning } from '../../src/core/ranking/recall-fusion.js';
+import { retrieve } from '../../src/retrieval/retrieve.js';
 import { buildConversationStore, corpusTurns } from './conversation-store.js';
 import { loadDataset } from './load-dataset.js';
-import { firstHitRank, summarise } from './metrics.js';
-import { openProviders } from './providers.js';
+import { DEPTH, firstHitRank, summarise } from './metrics.js';
+import { openProviders, openWordTable } from './providers.js';
 import { fixed3, table } from './report.js';
 import { CachedEmbedder } from './vector-cache.js';
 
 const { values: args } = parseArgs({
   options: {
     data: { type: 'string' },
+    dataset: { type: 'string', default: 'locomo' },
     conversations: { type: 'string', default: '0-4' },
-    'context-before': { type: 'string', default: '1' },
-    providers: { type: 'string', default: 'hash,use' },
-    k: { type: 'string', default: '10,60' },
-    'vector-weights': { type: 'string', default: '0.25,0.5,1' },
-    'identifier-weights': { type: 'string', default: '0,0.25,0.5' },
-    'recency-spans': { type: 'string', default: '0.01,0.05' },
-    depths: { type: 'string', default: '30,50' },
+    providers: { type: 'string', default: '' },
+    set: { type: 'string', multiple: true, default: [] },
     'cache-dir': { type: 'string', default: '.bench-cache' },
     'allow-held-out': { type: 'boolean', default: false },
   },
 });
 if (args.data === undefined) {
   process.stderr.write(
-    'Usage: npm run bench:sweep -- --data <locomo10.json> [--conversations 0-4]\n',
+    'Usage: npm run bench:sweep -- --data <file> [--dataset locomo|generic] [--conversations 0-4]\n' +
+      '  [--providers use,words] --set key=v1,v2 ...\n',
   );
   process.exit(2);
 }
-const list = (name: keyof typeof args): number[] => String(args[name]).split(',').map(Number);
 const [from, to] = args.conversations.split('-').map(Number) as [number, number | undefined];
 const last = to ?? from;
-if (last > 4 && !args['allow-held-out']) {
+if (args.dataset === 'locomo' && last > 4 && !args['allow-held-out']) {
   throw new Error('Conversations 5-9 are held out; sweep 0-4 (or pass --allow-held-out to check).');
 }
-const depths = list('depths');
-const fetchDepth = Math.max(...depths);
-const { dataset } = loadDataset('locomo', args.data);
-const providers = await openProviders(args.providers.split(',').filter(Boolean), {});
-const embedders = providers.map((p) => ({
-  label: p.label,
-  cached: new CachedEmbedder(p.embedder, args['cache-dir']),
-}));
+const { dataset } = loadDataset(args.dataset, args.data);
+const names = args.providers.split(',').filter(Boolean);
+const providers = await openProviders(
+  names.filter((n) => n !== 'words'),
+  {},
+);
+if (providers.length > 1) throw new Error('Sweep one sentence model at a time (plus words).');
+const sentence =
+  providers[0] === undefined
+    ? undefined
+    : new CachedEmbedder(providers[0].embedder, args['cache-dir']);
+const wordTable = names.includes('words') ? await openWordTable(args['cache-dir']) : undefined;
 
-interface Question {
-  evidence: Set<string>;
-  now: number;
-  lexical: string[];
-  identifier: string[];
-  code: boolean;
-  vector: Map<string, string[]>;
+const grid: [string, string[]][] = args.set.map((spec) => {
+  const [key, values] = spec.split('=') as [string, string | undefined];
+  if (values === undefined) throw new Error(`--set ${spec}: expected key=v1,v2`);
+  return [key, values.split(',')];
+});
+
+function tuningOf(choice: Record<string, string>): RecallTuning {
+  const t: RecallTuning = structuredClone(RECALL_TUNING);
+  for (const [key, raw] of Object.entries(choice)) {
+    const n = Number(raw);
+    if (key === 'k1') t.bm25f = { ...t.bm25f, k1: n };
+    else if (key === 'b') t.bm25f = { ...t.bm25f, b: n };
+    else if (key === 'context')
+      t.bm25f = { ...t.bm25f, weights: { ...t.bm25f.weights, context: n } };
+    else if (key === 'fusion') t.fusion = raw as RecallTuning['fusion'];
+    else if (key === 'normalisation') t.normalisation = raw as RecallTuning['normalisation'];
+    else if (key === 'session' || key === 'entity' || key === 'lexicalDepth') t[key] = n;
+    else if (key in t.weights || key === 'vector') (t.weights as Record<string, number>)[key] = n;
+    else throw new Error(`Unknown sweep key "${key}".`);
+  }
+  return t;
 }
-const questions: Question[] = [];
-const createdAt = new Map<string, string>();
-/** Turns each memory (named by its first turn) stands for: identical texts are stored once. */
-const turnsOf = new Map<string, string[]>();
+
+const choices: Record<string, string>[] = grid.reduce<Record<string, string>[]>(
+  (acc, [key, values]) => acc.flatMap((c) => values.map((v) => ({ ...c, [key]: v }))),
+  [{}],
+);
+
+interface Prepared {
+  built: Awaited<ReturnType<typeof buildConversationStore>>;
+  questions: { question: string; evidence: string[]; category: string }[];
+}
+const prepared: Prepared[] = [];
 for (let index = from; index <= last; index++) {
   const conversation = dataset.conversations[index]!;
-  const turns = corpusTurns(conversation, { contextBefore: Number(args['context-before']) });
-  // Turn ids repeat across conversations (`D1:3`), so every key carries the conversation index.
-  const named = (turn: string): string => `${index}/${turn}`;
-  for (const turn of turns) createdAt.set(named(turn.id), new Date(turn.at).toISOString());
-  const stores = [];
-  for (const embedder of embedders.length > 0 ? embedders : [undefined]) {
-    const cached = embedder?.cached;
-    const vectors = cached === undefined ? [] : await cached.embed(turns.map((t) => t.text));
-    const byModel = cached === undefined ? new Map() : new Map([[cached.model, vectors]]);
-    const built = await buildConversationStore(turns, byModel, 'sweep');
-    stores.push({ label: embedder?.label, cached, built });
-  }
-  const first = stores[0]!.built;
-  for (const ids of first.turnsOf.values()) turnsOf.set(named(ids[0]!), ids.map(named));
-  // Ids differ per store; a memory is named by the first turn it stands for.
-  const key = (built: typeof first, id: string): string => named(built.turnsOf.get(id)![0]!);
-  const options = { scope: first.scope, limit: fetchDepth };
-  for (const q of conversation.questions) {
-    const terms = queryTerms(q.question);
-    const lexical = await first.store.searchLexical(q.question, options);
-    const identifier = terms.length > 0 ? await first.store.searchTerms(terms, options) : [];
-    const vector = new Map<string, string[]>();
-    for (const { label, cached, built } of stores) {
-      if (cached === undefined || label === undefined) continue;
-      const [values] = await cached.embed([q.question]);
-      const hits = await built.store.searchVector(
-        { model: cached.model, values: values! },
-        options,
-      );
-      vector.set(
-        label,
-        hits.map((h) => key(built, h.id)),
-      );
-    }
-    questions.push({
-      evidence: new Set(q.evidence.map(named)),
-      now: first.clock.now().getTime(),
-      lexical: lexical.map((h) => key(first, h.id)),
-      identifier: identifier.map((h) => key(first, h.id)),
-      code: extractCodeTerms(q.question).length > 0,
-      vector,
-    });
-  }
-  for (const { built } of stores) await built.close();
+  const turns = corpusTurns(conversation, {});
+  const built = await buildConversationStore(turns, `sweep/${conversation.id}`, {
+    ...(sentence === undefined ? {} : { sentence }),
+    ...(wordTable === undefined ? {} : { words: wordTable }),
+  });
+  prepared.push({ built, questions: conversation.questions });
   process.stderr.write(`conversation ${index} ready\n`);
 }
 
-interface Setting {
-  vector: string;
-  k: number;
-  vectorWeight: number;
-  identifierWeight: number;
-  recencySpan: number;
-  depth: number;
-}
-function evaluate(s: Setting) {
-  const ranks = questions.map((q) => {
-    const lists: RankedList[] = [
-      { signal: 'lexical', ids: q.lexical.slice(0, s.depth) },
-      {
-        signal: 'identifier',
-        ids: q.identifier.slice(0, s.depth),
-        weight: q.code ? 1 : s.identifierWeight,
-      },
-    ];
-    const vector = q.vector.get(s.vector);
-    if (vector !== undefined) {
-      lists.push({ signal: 'vector', ids: vector.slice(0, s.depth), weight: s.vectorWeight });
-    }
-    const order = fuseRankings(lists, { k: s.k })
-      .map((hit) => {
-        const memory = { createdAt: createdAt.get(hit.id)!, pinned: false };
-        const recency = recencyFactor(memory, q.now, { floor: 1 - s.recencySpan });
-        return { id: hit.id, score: hit.score * recency };
-      })
-      .sort((a, b) => b.score - a.score)
-      .map((hit) => turnsOf.get(hit.id) ?? [hit.id]);
-    return firstHitRank('strict', order, [...q.evidence], () => undefined);
-  });
-  return summarise(ranks);
-}
-
 const rows: string[][] = [];
-for (const vector of ['none', ...embedders.map((e) => e.label)]) {
-  for (const k of list('k'))
-    for (const vectorWeight of vector === 'none' ? [0] : list('vector-weights'))
-      for (const identifierWeight of list('identifier-weights'))
-        for (const recencySpan of list('recency-spans'))
-          for (const depth of depths) {
-            const setting = { vector, k, vectorWeight, identifierWeight, recencySpan, depth };
-            const m = evaluate(setting);
-            rows.push([
-              `${vector} k${k} vec${vectorWeight} id${identifierWeight} rec${recencySpan} d${depth}`,
-              fixed3(m.r1),
-              fixed3(m.r10),
-              fixed3(m.mrr10),
-            ]);
-          }
+for (const choice of choices) {
+  const tuning = tuningOf(choice);
+  const ranks: (number | null)[] = [];
+  const adversarial: (number | null)[] = [];
+  for (const { built, questions } of prepared) {
+    for (const q of questions) {
+      const hits = await retrieve(
+        {
+          store: built.store,
+          clock: built.clock,
+          embedder: sentence,
+          wordEmbedder: built.wordEmbedder,
+          tuning,
+        },
+        { query: q.question, scope: built.scope, limit: DEPTH, recordAccess: false },
+      );
+      const rank = firstHitRank(
+        'strict',
+        hits.map((h) => built.turnsOf.get(h.memory.id) ?? []),
+        q.evidence,
+        () => undefined,
+      );
+      ranks.push(rank);
+      if (q.category === '5') adversarial.push(rank);
+    }
+  }
+  const m = summarise(ranks);
+  const a = summarise(adversarial);
+  const label =
+    Object.entries(choice)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || 'defaults';
+  rows.push([label, fixed3(m.r1), fixed3(m.r5), fixed3(m.r10), fixed3(m.mrr10), fixed3(a.mrr10)]);
+  process.stderr.write(`${label}: R@10 ${fixed3(m.r10)} MRR ${fixed3(m.mrr10)}\n`);
 }
+for (const { built } of prepared) await built.close();
 process.stdout.write(
-  `# fusion sweep: conversations ${from}-${last}, ${questions.length} questions, strict, ` +
-    `context before ${args['context-before']}\n\n${table(['setting', 'R@1', 'R@10', 'MRR@10'], rows)}\n`,
+  `# sweep: ${dataset.name} conversations ${from}-${last}, ${prepared.reduce((n, p) => n + p.questions.length, 0)} questions, strict, retrieve() with ${
+    [sentence?.model, wordTable === undefined ? undefined : 'words'].filter(Boolean).join(' + ') ||
+    'no embedder'
+  }\n\n${table(['setting', 'R@1', 'R@5', 'R@10', 'MRR@10', 'MRR cat 5'], rows)}\n`,
 );

@@ -18,6 +18,7 @@ import type { ListCliOptions } from './commands/list.js';
 import type { RecallCliOptions } from './commands/recall.js';
 import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
+import { registerModelCommands } from './model-commands.js';
 import { collect, collectChoice, parseCount, parseLimit } from './options.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerStoreCommands } from './store-commands.js';
@@ -31,6 +32,13 @@ export interface ParsedCommand {
 
 export type CommandRun = (ctx: CliContext) => Promise<void>;
 export type Dispatch = (parsed: ParsedCommand, run: CommandRun) => Promise<void>;
+/** How a command's action hands its run to dispatch. */
+export type CommandOn = (
+  name: string,
+  args: unknown[],
+  options: object,
+  run: CommandRun,
+) => Promise<void>;
 
 /** Where commander prints help, version and usage errors. */
 export interface ProgramOutput {
@@ -119,40 +127,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
       }),
     );
 
-  const model = program.command('model').description('embedding models: list, pull, use');
-  model
-    .command('list')
-    .description('packaged embedders and the model cache; the active one is marked')
-    .option('--json', 'print JSON')
-    .action((options: { json?: boolean }) =>
-      on('model list', [], options, async (ctx) => {
-        const { modelList } = await import('./commands/model.js');
-        await modelList(ctx, options);
-      }),
-    );
-  model
-    .command('pull')
-    .description('download a model (owner/name) from the model hub into the model cache')
-    .argument('<id>', 'the model id, e.g. Xenova/all-MiniLM-L6-v2')
-    .option('--force', 'download again over an existing copy')
-    .action((id: string, options: { force?: boolean }) =>
-      on('model pull', [id], options, async (ctx) => {
-        const { modelPull } = await import('./commands/model.js');
-        await modelPull(ctx, id, options);
-      }),
-    );
-  model
-    .command('use')
-    .description(
-      'make a packaged embedder or a cached model the embedder (recorded in config.json)',
-    )
-    .argument('<id>', 'use-lite-512, hash, or a model id from `mnemo model list`')
-    .action((id: string, options: object) =>
-      on('model use', [id], options, async (ctx) => {
-        const { modelUse } = await import('./commands/model.js');
-        await modelUse(ctx, id);
-      }),
-    );
+  registerModelCommands(program, on);
 
   program
     .command('get')

@@ -39,7 +39,8 @@ type WritePathField =
   | 'authorUser'
   | 'authorHost'
   | 'teamVisible'
-  | 'sourceUrl';
+  | 'sourceUrl'
+  | 'context';
 
 /**
  * Fills the fields schema v2 added when a v1-era export lacks them, with exactly the values the v2
@@ -68,6 +69,7 @@ export function withWritePathDefaults<
     authorHost: record.authorHost ?? null,
     teamVisible: record.teamVisible ?? defaultTeamVisible(origin, record.visibility),
     sourceUrl: record.sourceUrl ?? null,
+    context: record.context ?? '',
   };
 }
 
@@ -129,6 +131,8 @@ const exportedMemorySchema = z
     teamVisible: z.boolean().optional(),
     // Added by schema v7.
     sourceUrl: z.string().nullable().optional(),
+    // Added by schema v8; an older export imports with no context.
+    context: z.string().optional(),
     vector: z
       .strictObject({
         model: z.string().min(1),

@@ -115,6 +115,12 @@ export interface Memory {
    * envelope, never from content; see core/origin/source-url.ts), or null.
    */
   sourceUrl: string | null;
+  /**
+   * The text around the memory when it was captured (its session neighbours, core/text/capture-context.ts),
+   * derived by the store and indexed as a lower-weighted lexical field; '' when there is none. Never
+   * rendered into a session.
+   */
+  context: string;
 }
 
 /** What a writer supplies. Everything else is derived by the store. */

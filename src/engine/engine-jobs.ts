@@ -26,6 +26,8 @@ export interface EngineJobs {
   drainNow(): Promise<DrainReport>;
   /** The embedder still in use, or undefined once it failed to load. */
   embedder(): Embedder | undefined;
+  /** The words leg's embedder once its table is ready (built on the first tick when missing). */
+  wordEmbedder(): Embedder | undefined;
 }
 
 export interface EngineJobsOptions {
@@ -37,6 +39,8 @@ export interface EngineJobsOptions {
 
 /** How often the engine asks whether a daily backup is due (it takes one only when a day has passed). */
 export const BACKUP_CHECK_MS = 60 * 60 * 1000;
+/** Word vectors embedded per tick. */
+const WORDS_BATCH = 500;
 
 /** Memories that yield no vector are listed again each tick; this many are stepped over at most. */
 const MAX_STUCK = 1000;
@@ -46,6 +50,8 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
   const { app } = options;
   let embedder = options.embedder;
   let stuck = 0;
+  let words: Embedder | undefined;
+  let wordsOff = false;
   let draining: Promise<DrainReport> | undefined;
   let backups: Promise<StoreBackups | null> | undefined;
   let nextBackupCheck = 0;
@@ -100,6 +106,28 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
     }
   };
 
+  // The words leg, once its table is built (`mnemo model words`: converting the package's JSON takes
+  // ~10 s and ~1 GB, too much to do unasked in a background process): each tick embeds a batch of
+  // memories without a word vector. Its model is re-opened every tick so the store's common component
+  // is re-estimated when the store has grown. Without a table the leg stays off for this run.
+  const wordsStep = async (): Promise<number> => {
+    if (wordsOff) return 0;
+    const { openWordLeg } = await import('../retrieval/word-vectors.js');
+    const leg = await openWordLeg(app.store, app.config.home, { convert: false });
+    if (leg.embedder === undefined) {
+      wordsOff = true;
+      app.log.warn('engine: words leg off', { why: leg.skipped });
+      return 0;
+    }
+    words = leg.embedder;
+    const report = await embedPending(app.store, words, {
+      max: WORDS_BATCH,
+      batchSize: WORDS_BATCH,
+      slot: 'extra',
+    });
+    return report.embedded;
+  };
+
   return {
     async tick() {
       let drained = 0;
@@ -118,11 +146,17 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
           app.log.error('engine: embedding step failed', { error: String(error) });
         }
       }
+      try {
+        embedded += await wordsStep();
+      } catch (error) {
+        app.log.error('engine: word-vector step failed', { error: String(error) });
+      }
       if (embedded > 0) app.log.debug('engine: embedded', { embedded });
       await backupIfDue();
       return { drained, embedded, more };
     },
     drainNow,
     embedder: () => embedder,
+    wordEmbedder: () => words,
   };
 }

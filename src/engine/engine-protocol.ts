@@ -296,6 +296,7 @@ const memorySchema = v.object({
   teamVisible: v.boolean(),
   // Schema v7; an engine built before it sends none.
   sourceUrl: v.optional(v.nullable(v.string()), null),
+  context: v.string(),
 });
 
 const rank = v.optional(v.number());

@@ -192,6 +192,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
           store: opened.store,
           clock: opened.clock,
           embedder: jobs.embedder(),
+          wordEmbedder: jobs.wordEmbedder(),
           reranker: models.reranker,
         },
         request,

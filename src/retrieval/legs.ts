@@ -1,15 +1,14 @@
 /**
- * The retrieval legs of hybrid recall. Each asks the store for raw candidates in rank order; fusion and
+ * The retrieval legs of hybrid recall. Each asks the store for raw candidates with raw scores; fusion and
  * scoring happen afterwards in pure code. A leg that cannot run says why, for `recall --explain`.
  */
-import { LEG_WEIGHTS, vectorLegWeight } from '../core/ranking/recall-fusion.js';
-import type { RankedList } from '../core/ranking/rrf.js';
+import type { Bm25fParams } from '../core/ranking/bm25f.js';
 import { extractCodeTerms, queryTerms } from '../core/text/identifiers.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, MemoryStore, SearchOptions } from '../store/store.js';
 
 /** Names of the legs, as they appear in `ranks` and explanations. */
-export type LegName = 'lexical' | 'vector' | 'identifier';
+export type LegName = 'lexical' | 'vector' | 'words' | 'identifier';
 
 export interface LegReport {
   name: LegName;
@@ -17,96 +16,133 @@ export interface LegReport {
   /** Why the leg did not run. */
   skipped?: string;
   candidates: number;
-  /** Its RRF weight in this recall (`core/ranking/recall-fusion.ts`); absent when it did not run. */
+  /** Its fusion weight in this recall (`core/ranking/recall-fusion.ts`); absent when it did not run. */
   weight?: number;
   /** The vector model, or the terms looked up. */
   detail?: string;
 }
 
+/** One leg's candidates, best first, with raw scores (higher is better). */
+export interface LegHits {
+  name: LegName | 'rerank';
+  hits: { id: string; score: number }[];
+}
+
 export interface LegsResult {
-  lists: RankedList[];
-  reports: LegReport[];
+  legs: LegHits[];
+  reports: Omit<LegReport, 'weight'>[];
+  /** The query held a code term (the identifier leg then counts fully). */
+  hasCode: boolean;
+  /** The query vector of each vector leg that ran, for scoring candidates the leg did not return. */
+  queryVectors: Map<'vector' | 'words', Float32Array>;
+}
+
+export interface LegDeps {
+  store: MemoryStore;
+  embedder?: Embedder | undefined;
+  /** The static word-vector embedder of the second vector leg. */
+  wordEmbedder?: Embedder | undefined;
 }
 
 /**
- * Runs every leg that can run, each returning at most `options.limit` candidates. The identifier leg runs
- * for code terms always, and for plain words only when the word index came back short of the depth.
- * On a large store it is the costliest leg (a substring search over trigrams: about 25 ms p50 / 50 ms
- * p95 at 100k memories), and once the word index has filled the depth, plain-word substrings add
- * little: on LoCoMo 0–4 with USE lite, R@10 / MRR@10 0.810 / 0.475 skipped against 0.814 / 0.476 run
- * (turn-only memories: 0.717 / 0.465 against 0.716 / 0.479), see docs/benchmarks.md.
+ * Runs every leg that can run, each returning at most `options.limit` candidates (the lexical leg
+ * `lexicalLimit`). The identifier leg runs for code terms always, and for plain words only when the word
+ * index came back short of the depth: on a large store it is the costliest leg (a substring search over
+ * trigrams, about 25 ms p50 / 50 ms p95 at 100k memories), and once the word index has filled the depth,
+ * plain-word substrings add little (docs/benchmarks.md).
  */
 export async function runLegs(
-  deps: { store: MemoryStore; embedder?: Embedder | undefined },
+  deps: LegDeps,
   query: string,
-  options: SearchOptions,
+  options: SearchOptions & { lexicalLimit?: number; bm25f?: Bm25fParams },
 ): Promise<LegsResult> {
   const terms = queryTerms(query);
   const hasCode = extractCodeTerms(query).length > 0;
-  const lexical = await deps.store.searchLexical(query, options);
+  const { lexicalLimit, bm25f, ...filter } = options;
+  const lexical = await deps.store.searchLexical(query, {
+    ...filter,
+    limit: Math.max(filter.limit, lexicalLimit ?? 0),
+    ...(bm25f === undefined ? {} : { bm25f }),
+  });
   const identifierSkip =
     terms.length === 0
       ? 'no terms of 3+ characters in the query'
-      : !hasCode && lexical.length >= options.limit
+      : !hasCode && lexical.length >= filter.limit
         ? 'plain words, and the word index filled the depth'
         : undefined;
   const identifierSearch = (): Promise<LexicalHit[]> =>
-    identifierSkip === undefined ? deps.store.searchTerms(terms, options) : Promise.resolve([]);
-  let vector: { ids?: string[]; skipped?: string };
+    identifierSkip === undefined ? deps.store.searchTerms(terms, filter) : Promise.resolve([]);
+  const vectorLegs = (options: SearchOptions) =>
+    Promise.all([
+      vectorLeg(deps.store, deps.embedder, query, options),
+      vectorLeg(deps.store, deps.wordEmbedder, query, options, WORDS_OFF),
+    ]);
+  let vector: VectorLegResult;
+  let words: VectorLegResult;
   let identifier: LexicalHit[];
   if (deps.store.capabilities.vectorIndex) {
-    [vector, identifier] = await Promise.all([vectorLeg(deps, query, options), identifierSearch()]);
+    [[vector, words], identifier] = await Promise.all([vectorLegs(filter), identifierSearch()]);
   } else {
     // Without a vector index the store scores a candidate set: give it the words' candidates.
     identifier = await identifierSearch();
     const candidates = [...new Set([...lexical, ...identifier].map((hit) => hit.id))];
-    vector = await vectorLeg(deps, query, { ...options, candidates });
+    [vector, words] = await vectorLegs({ ...filter, candidates });
   }
-  const identifierWeight = hasCode ? LEG_WEIGHTS.identifierCode : LEG_WEIGHTS.identifierPlain;
-  const vectorWeight = deps.embedder === undefined ? 0 : vectorLegWeight(deps.embedder.model);
-  const lists: RankedList[] = [
-    { signal: 'lexical', ids: lexical.map((h) => h.id), weight: LEG_WEIGHTS.lexical },
-    { signal: 'identifier', ids: identifier.map((h) => h.id), weight: identifierWeight },
+  const legs: LegHits[] = [
+    { name: 'lexical', hits: lexical },
+    { name: 'identifier', hits: identifier },
   ];
-  if (vector.ids !== undefined) {
-    lists.push({ signal: 'vector', ids: vector.ids, weight: vectorWeight });
-  }
-  const reports: LegReport[] = [
-    { name: 'lexical', ran: true, candidates: lexical.length, weight: LEG_WEIGHTS.lexical },
-    {
-      name: 'vector',
-      ran: vector.ids !== undefined,
-      ...(vector.skipped === undefined ? {} : { skipped: vector.skipped }),
-      candidates: vector.ids?.length ?? 0,
-      ...(vector.ids === undefined ? {} : { weight: vectorWeight }),
-      ...(deps.embedder === undefined ? {} : { detail: deps.embedder.model }),
-    },
+  if (vector.hits !== undefined) legs.push({ name: 'vector', hits: vector.hits });
+  if (words.hits !== undefined) legs.push({ name: 'words', hits: words.hits });
+  const vectorReport = (name: 'vector' | 'words', leg: VectorLegResult, embedder?: Embedder) => ({
+    name,
+    ran: leg.hits !== undefined,
+    ...(leg.skipped === undefined ? {} : { skipped: leg.skipped }),
+    candidates: leg.hits?.length ?? 0,
+    ...(embedder === undefined ? {} : { detail: embedder.model }),
+  });
+  const reports: LegsResult['reports'] = [
+    { name: 'lexical', ran: true, candidates: lexical.length },
+    vectorReport('vector', vector, deps.embedder),
+    vectorReport('words', words, deps.wordEmbedder),
     {
       name: 'identifier',
       ran: identifierSkip === undefined,
-      ...(identifierSkip === undefined
-        ? { weight: identifierWeight }
-        : { skipped: identifierSkip }),
+      ...(identifierSkip === undefined ? {} : { skipped: identifierSkip }),
       candidates: identifier.length,
       detail: terms.join(' '),
     },
   ];
-  return { lists, reports };
+  const queryVectors = new Map<'vector' | 'words', Float32Array>();
+  if (vector.query !== undefined) queryVectors.set('vector', vector.query);
+  if (words.query !== undefined) queryVectors.set('words', words.query);
+  return { legs, reports, hasCode, queryVectors };
+}
+
+/** Why the words leg is off in a process that has no word embedder. */
+const WORDS_OFF = 'no word-vector table in this process (`mnemo model words` builds it)';
+
+interface VectorLegResult {
+  hits?: { id: string; score: number }[];
+  query?: Float32Array;
+  skipped?: string;
 }
 
 async function vectorLeg(
-  deps: { store: MemoryStore; embedder?: Embedder | undefined },
+  store: MemoryStore,
+  embedder: Embedder | undefined,
   query: string,
   options: SearchOptions,
-): Promise<{ ids?: string[]; skipped?: string }> {
-  if (!deps.store.capabilities.vectorSearch) return { skipped: 'the store has no vector search' };
-  const { embedder } = deps;
-  if (embedder === undefined) return { skipped: 'no embedder in this process' };
+  noEmbedder = 'no embedder in this process',
+): Promise<VectorLegResult> {
+  if (!store.capabilities.vectorSearch) return { skipped: 'the store has no vector search' };
+  if (embedder === undefined) return { skipped: noEmbedder };
   const [values] = await embedder.embed([query]);
   if (values === undefined || !values.some((v) => v !== 0)) {
     return { skipped: 'the query has no features for the embedder' };
   }
   // The store keeps one vector space per model, so this only ever meets vectors of `embedder.model`.
-  const hits = await deps.store.searchVector({ model: embedder.model, values }, options);
-  return { ids: hits.map((h) => h.id) };
+  const hits = await store.searchVector({ model: embedder.model, values }, options);
+  // Cosine distance in [0, 2] → similarity in [-1, 1], higher is better.
+  return { hits: hits.map((h) => ({ id: h.id, score: 1 - h.distance })), query: values };
 }

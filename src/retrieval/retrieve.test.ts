@@ -77,6 +77,7 @@ describe('retrieve', () => {
     expect(report.legs.map((l) => [l.name, l.ran])).toEqual([
       ['lexical', true],
       ['vector', true],
+      ['words', false],
       ['identifier', true],
     ]);
   });

@@ -10,41 +10,52 @@ import { MAX_LIMIT } from '../config/limits.js';
 import { MemoryError } from '../core/errors.js';
 import type { Memory, MemoryId } from '../core/memory.js';
 import type { TrustBand } from '../core/origin/origin-class.js';
+import { cosineSimilarity } from '../core/ranking/cosine.js';
 import { mmrRerank } from '../core/ranking/mmr.js';
-import { RECALL_RRF_K } from '../core/ranking/recall-fusion.js';
-import { fuseRankings, type RankedList } from '../core/ranking/rrf.js';
+import { entityPrior, queryEntities, sessionPrior } from '../core/ranking/priors.js';
+import {
+  LEG_WEIGHTS,
+  RECALL_RRF_K,
+  RECALL_TUNING,
+  type RecallTuning,
+  scoreVectorWeight,
+  vectorLegWeight,
+} from '../core/ranking/recall-fusion.js';
+import { type FusedHit, fuseRankings } from '../core/ranking/rrf.js';
 import { rankHits, type ScoredHit, type ScoreFactors } from '../core/ranking/score.js';
+import { fuseScores, type ScoredList } from '../core/ranking/score-fusion.js';
 import { hashEmbed } from '../embed/hash-embedder.js';
 import type { Clock } from '../ports/clock.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { MemoryFilter, MemoryStore, Scope } from '../store/store.js';
-import { type LegReport, runLegs } from './legs.js';
+import { type LegHits, type LegName, type LegReport, runLegs } from './legs.js';
 import { bandOfOrigin, trustFactorOf } from './trust-factor.js';
 
 /** Per-signal 1-based ranks; a signal is absent when it did not return the memory. */
 export interface SignalRanks {
   lexical?: number;
   vector?: number;
+  words?: number;
   identifier?: number;
   rerank?: number;
 }
 
 export interface RankedHit {
   memory: Memory;
-  /** Final score: fused RRF score × recency × heat × trust. Higher is better; comparable within one list. */
+  /** Final score: fused relevance × recency × heat × trust. Higher is better; comparable within one list. */
   score: number;
   ranks: SignalRanks;
   /** The trust band of the memory's origin (what the trust factor was read from). */
   trustBand: TrustBand;
   /** Pending review: recallable on explicit request, labelled, never injected proactively. */
   quarantined: boolean;
-  /** The RRF score before the multipliers. */
+  /** The fused relevance before the multipliers: (k + 1) / (k + fused rank) with score fusion, the RRF sum with RRF. */
   fusedScore: number;
   factors: ScoreFactors;
   /** Effective heat at query time (decayed lazily). */
   heat: number;
-  /** Each signal's share of `score`. */
+  /** Each leg's and prior's term of the fusion (weighted normalised score, or RRF term), × the factors. */
   contributions: Readonly<Record<string, number>>;
 }
 
@@ -71,6 +82,10 @@ export interface RetrieveDeps {
   store: MemoryStore;
   /** The query embedder. Without it (a hook) the vector leg is skipped. */
   embedder?: Embedder | undefined;
+  /** The static word-vector embedder (retrieval/word-vectors). Without it the words leg is skipped. */
+  wordEmbedder?: Embedder | undefined;
+  /** Fusion settings; recall's measured defaults when omitted (benchmarks and sweeps pass others). */
+  tuning?: RecallTuning | undefined;
   reranker?: Reranker | undefined;
   clock: Clock;
 }
@@ -133,23 +148,70 @@ export async function retrieveDetailed(
     MAX_LIMIT,
     Math.max(request.limit, request.depth ?? candidateDepth(request.limit)),
   );
+  const tuning = deps.tuning ?? RECALL_TUNING;
   const options = { ...request.filters, scope: request.scope, limit: depth };
-  const { lists, reports } = await runLegs(deps, query, options);
-  let fused = fuseRankings(lists, { k: RECALL_RRF_K });
-  const memories = await deps.store.getMemories(fused.map((hit) => hit.id));
+  const { legs, reports, hasCode, queryVectors } = await runLegs(deps, query, {
+    ...options,
+    lexicalLimit: tuning.lexicalDepth,
+    bm25f: tuning.bm25f,
+  });
+  const weightOf = (name: LegName | 'rerank'): number =>
+    legWeight(name, tuning, hasCode, deps.embedder?.model);
+  const pool = [...new Set(legs.flatMap((leg) => leg.hits.map((hit) => hit.id)))];
+  const memories = await deps.store.getMemories(pool);
   // Defence in depth for R4: whatever a backend returns, nothing outside the scope is ranked.
   const byId = new Map<MemoryId, Memory>(
     memories.filter((m) => inScope(m, request.scope)).map((m) => [m.id, m]),
   );
+  const entities = queryEntities(query);
+  // The vector legs score every candidate, not only their own k nearest: a lexical candidate's true
+  // similarity, instead of the leg's floor (one indexed read per leg).
+  const exact: Map<string, Map<string, number>> = tuning.fusion === 'score'
+    ? await exactScores(deps, legs, pool, queryVectors)
+    : new Map<string, Map<string, number>>();
+  const fuse = (extra: LegHits | undefined): FusedHit[] => {
+    const all = extra === undefined ? legs : [...legs, extra];
+    if (tuning.fusion === 'rrf') {
+      return fuseRankings(
+        all.map((leg) => ({
+          signal: leg.name,
+          ids: leg.hits.map((h) => h.id),
+          weight: rrfWeight(leg.name, hasCode, deps.embedder?.model),
+        })),
+        { k: RECALL_RRF_K },
+      );
+    }
+    const lexical = legs.find((leg) => leg.name === 'lexical')?.hits ?? [];
+    const sessionOf = new Map([...byId].map(([id, m]) => [id, m.sessionId]));
+    return fuseScores(
+      all.map(
+        (leg): ScoredList => ({
+          signal: leg.name,
+          hits: leg.hits,
+          weight: weightOf(leg.name),
+          ...(exact.has(leg.name) ? { scoresOnly: exact.get(leg.name) } : {}),
+        }),
+      ),
+      {
+        normalisation: tuning.normalisation,
+        k: RECALL_RRF_K,
+        priors: [
+          { signal: 'session', values: sessionPrior(lexical, sessionOf), weight: tuning.session },
+          { signal: 'entity', values: entityPrior(entities, byId), weight: tuning.entity },
+        ],
+      },
+    );
+  };
+  let fused = fuse(undefined);
   const now = deps.clock.now().getTime();
   const rank = (): ScoredHit[] =>
     // Recency and heat are bounded tie-breakers inside rankHits (core/ranking/score.ts).
     rankHits(fused, byId, { now, trustOf: (memory) => trustFactorOf(memory.origin) });
   let scored = rank();
 
-  const rerank = await rerankStep(deps.reranker, query, scored, byId, lists);
-  if (rerank.list !== undefined) {
-    fused = fuseRankings([...lists, rerank.list], { k: RECALL_RRF_K });
+  const rerank = await rerankStep(deps.reranker, query, scored, byId, legs);
+  if (rerank.leg !== undefined) {
+    fused = fuse(rerank.leg);
     scored = rank();
   }
   const useMmr = request.mmr !== undefined && request.mmr !== false;
@@ -168,7 +230,70 @@ export async function retrieveDetailed(
     // One bounded call; the store refuses heat to untrusted origins itself.
     await deps.store.recordAccess(hits.slice(0, Math.floor(used)).map((hit) => hit.memory.id));
   }
-  return { hits, legs: reports, candidates: fused.length, rerank: rerank.report, mmr: useMmr };
+  const legReports: LegReport[] = reports.map((report) =>
+    report.ran ? { ...report, weight: weightOf(report.name) } : report,
+  );
+  return { hits, legs: legReports, candidates: fused.length, rerank: rerank.report, mmr: useMmr };
+}
+
+async function exactScores(
+  deps: RetrieveDeps,
+  legs: readonly LegHits[],
+  pool: readonly MemoryId[],
+  queryVectors: ReadonlyMap<'vector' | 'words', Float32Array>,
+): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [name, embedder] of [
+    ['vector', deps.embedder],
+    ['words', deps.wordEmbedder],
+  ] as const) {
+    const leg = legs.find((l) => l.name === name);
+    if (embedder === undefined || leg === undefined) continue;
+    const have = new Set(leg.hits.map((h) => h.id));
+    const missing = pool.filter((id) => !have.has(id));
+    if (missing.length === 0) continue;
+    const q = queryVectors.get(name);
+    if (q === undefined) continue;
+    const vectors = await deps.store.getVectors(missing, embedder.model);
+    out.set(name, new Map([...vectors].map(([id, v]) => [id, cosineSimilarity(q, v)])));
+  }
+  return out;
+}
+
+function legWeight(
+  name: LegName | 'rerank',
+  tuning: RecallTuning,
+  hasCode: boolean,
+  model: string | undefined,
+): number {
+  if (tuning.fusion === 'rrf') return rrfWeight(name, hasCode, model);
+  switch (name) {
+    case 'lexical':
+      return tuning.weights.lexical;
+    case 'identifier':
+      return hasCode ? tuning.weights.identifierCode : tuning.weights.identifierPlain;
+    case 'vector':
+      return model === undefined ? 0 : (tuning.weights.vector ?? scoreVectorWeight(model));
+    case 'words':
+      return tuning.weights.words;
+    case 'rerank':
+      return tuning.weights.rerank;
+  }
+}
+
+function rrfWeight(name: LegName | 'rerank', hasCode: boolean, model: string | undefined): number {
+  switch (name) {
+    case 'lexical':
+      return LEG_WEIGHTS.lexical;
+    case 'identifier':
+      return hasCode ? LEG_WEIGHTS.identifierCode : LEG_WEIGHTS.identifierPlain;
+    case 'vector':
+      return model === undefined ? 0 : vectorLegWeight(model);
+    case 'words':
+      return LEG_WEIGHTS.words;
+    case 'rerank':
+      return RERANK_WEIGHT;
+  }
 }
 
 async function rerankStep(
@@ -176,13 +301,13 @@ async function rerankStep(
   query: string,
   scored: readonly ScoredHit[],
   byId: ReadonlyMap<MemoryId, Memory>,
-  lists: readonly RankedList[],
-): Promise<{ list?: RankedList; report: RetrieveReport['rerank'] }> {
+  legs: readonly LegHits[],
+): Promise<{ leg?: LegHits; report: RetrieveReport['rerank'] }> {
   if (reranker === undefined) {
     return { report: { ran: false, skipped: 'no reranker model directory', window: 0 } };
   }
   const window = scored.slice(0, RERANK_WINDOW);
-  if (window.length < 2 || lists.every((list) => list.ids.length === 0)) {
+  if (window.length < 2 || legs.every((leg) => leg.hits.length === 0)) {
     return {
       report: { ran: false, model: reranker.model, skipped: 'fewer than 2 candidates', window: 0 },
     };
@@ -191,12 +316,12 @@ async function rerankStep(
     query,
     window.map((hit) => byId.get(hit.id)!.content),
   );
-  const order = window
+  const hits = window
     .map((hit, i) => ({ id: hit.id, score: scores[i] ?? -Infinity, at: i }))
     .sort((a, b) => b.score - a.score || a.at - b.at)
-    .map((entry) => entry.id);
+    .map(({ id, score }) => ({ id, score: Number.isFinite(score) ? score : -1e9 }));
   return {
-    list: { signal: 'rerank', ids: order, weight: RERANK_WEIGHT },
+    leg: { name: 'rerank' as const, hits },
     report: { ran: true, model: reranker.model, window: window.length },
   };
 }

@@ -17,6 +17,7 @@ import type {
   QuarantineState,
   Visibility,
 } from '../core/memory.js';
+import type { Bm25fParams } from '../core/ranking/bm25f.js';
 
 export interface StoreCapabilities {
   /** Nearest-neighbour search over stored vectors is available. */
@@ -100,7 +101,28 @@ export interface ListOptions extends MemoryFilter {
   offset?: number;
 }
 
-/** A lexical candidate. `score` is the engine's relevance, higher is better (SQLite: -bm25). */
+/**
+ * Options of a lexical search. Scoring is core's BM25F (core/ranking/bm25f.ts) over the terms of core's
+ * analyser, so every backend ranks alike; `bm25f` overrides recall's parameters (benchmarks, sweeps).
+ */
+export interface LexicalSearchOptions extends SearchOptions {
+  bm25f?: Bm25fParams;
+  /** Candidates the backend's own index hands to BM25F; defaults to `lexicalPool(limit)` (core/ranking/bm25f.ts). */
+  pool?: number;
+  /**
+   * `native`: the backend's own ranking with the same field weights and no re-scoring (SQLite: bm25() with
+   * column weights, k1 1.2 and b 0.75 fixed). For the benchmark's comparison only.
+   */
+  scoring?: 'bm25f' | 'native';
+}
+
+/** Occurrences of analysed terms in memories' own text, and the total of such terms. */
+export interface TermCounts {
+  total: number;
+  counts: Map<string, number>;
+}
+
+/** A lexical candidate. `score` is its BM25F score (core/ranking/bm25f.ts), higher is better. */
 export interface LexicalHit {
   id: MemoryId;
   score: number;
@@ -360,6 +382,31 @@ export interface MemoryStore {
   setVector(id: MemoryId, vector: MemoryVector): Promise<void>;
 
   /**
+   * Stores or replaces a vector of `vector.model` beside the memory's sentence vector: a memory holds one
+   * vector per model. `embeddingModel` is unchanged. Such vectors are derived from the text and the store
+   * (the word-vector leg's, retrieval/word-vectors.ts), so they are not exported. Throws NOT_FOUND.
+   */
+  setExtraVector(id: MemoryId, vector: MemoryVector): Promise<void>;
+
+  /** The stored vectors of `model` for those of `ids` that have one (fusion scores every candidate). */
+  getVectors(ids: readonly MemoryId[], model: string): Promise<Map<MemoryId, Float32Array>>;
+
+  /** Deletes every vector of `model` (a derived model whose state changed). Returns how many. */
+  deleteVectorModel(model: string): Promise<number>;
+
+  /**
+   * Occurrences of analysed terms (core/text/analyze.ts) in memories' own text (not their context), and
+   * the total number of such terms: word frequencies estimated from the store itself.
+   */
+  termCounts(terms: readonly string[]): Promise<TermCounts>;
+
+  /** The saved state of a store-derived embedding model (JSON object), or undefined. */
+  getModelState(model: string): Promise<Record<string, unknown> | undefined>;
+
+  /** Saves the state of a store-derived embedding model. */
+  setModelState(model: string, state: Record<string, unknown>): Promise<void>;
+
+  /**
    * Memories without a vector for `model`, oldest first (for background embedding and `reembed`),
    * restricted to `scope` when given. Superseded and rejected memories are never listed.
    */
@@ -369,7 +416,7 @@ export interface MemoryStore {
    * Lexical candidates for any string: quotes, operators, emoji, NUL and huge input never throw, they
    * are treated as plain words. An input with no searchable words returns [].
    */
-  searchLexical(query: string, options: SearchOptions): Promise<LexicalHit[]>;
+  searchLexical(query: string, options: LexicalSearchOptions): Promise<LexicalHit[]>;
 
   /**
    * Substring candidates for code terms (identifiers, snake_case, paths): memories whose content

@@ -298,6 +298,7 @@ export function newMemoryRow(
     authorHost: author?.host ?? null,
     teamVisible: fields.teamVisible,
     sourceUrl: fields.sourceUrl,
+    context: '',
   };
 }
 

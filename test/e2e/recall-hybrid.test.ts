@@ -41,7 +41,10 @@ describe('mnemo recall (hybrid)', () => {
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout) as {
       hits: JsonHit[];
-      explain: { legs: { name: string; ran: boolean }[]; rerank: { ran: boolean } };
+      explain: {
+        legs: { name: string; ran: boolean; skipped?: string }[];
+        rerank: { ran: boolean };
+      };
     };
     expect(body.hits[0]?.memory.content).toContain('NODE_ENV');
     expect(Object.keys(body.hits[0]!.ranks).sort()).toEqual(['identifier', 'lexical', 'vector']);
@@ -50,8 +53,10 @@ describe('mnemo recall (hybrid)', () => {
     expect(body.explain.legs.map((l) => [l.name, l.ran])).toEqual([
       ['lexical', true],
       ['vector', true],
+      ['words', false],
       ['identifier', true],
     ]);
+    expect(body.explain.legs.find((l) => l.name === 'words')?.skipped).toMatch(/mnemo model words/);
     expect(body.explain.rerank.ran).toBe(false);
   });
 
@@ -62,12 +67,14 @@ describe('mnemo recall (hybrid)', () => {
     });
     await t.run(['remember', 'deploy notes from the retro'], { env: HASH });
     const human = await t.run(['recall', 'deploy', '--explain'], { env: HASH });
-    expect(human.stdout).toMatch(/^legs: lexical 2; vector 2 \(hash-v1-256\); identifier 2/);
     expect(human.stdout).toMatch(
-      /score 0\.\d+ = fused 0\.\d+ × recency 1\.000 × heat \d\.\d+ × trust 1\.00/,
+      /^legs: lexical 2; vector 2 \(hash-v1-256\); words off \(no word-vector table[^)]*\)\); identifier 2/,
     );
     expect(human.stdout).toMatch(
-      /ranks: lexical #\d, vector #\d, identifier #\d, rerank -; origin user \(high\)/,
+      /score [01]\.\d+ = relevance [01]\.\d+ × recency 1\.000 × heat \d\.\d+ × trust 1\.00/,
+    );
+    expect(human.stdout).toMatch(
+      /ranks: lexical #\d, vector #\d, words -, identifier #\d, rerank -; origin user \(high\)/,
     );
     const kind = await t.run(['recall', 'deploy', '--kind', 'decision', '--json'], { env: HASH });
     expect(

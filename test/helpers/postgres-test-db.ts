@@ -11,7 +11,7 @@ import { afterAll, describe, inject } from 'vitest';
 import { firstBrokenAuditEntry, type StoredAuditRow } from '../../src/store/audit-chain.js';
 import type { StoreInspection } from '../../src/store/contract/store.contract.js';
 import type { PgQueryable } from '../../src/store/postgres/pg-like.js';
-import { lexicalText } from '../../src/store/postgres/postgres-rows.js';
+import { lexicalColumns } from '../../src/store/postgres/postgres-rows.js';
 
 /** `describe` when the server runs, else a skipped `describe` that says why. */
 export function describeWithPostgres(name: string, body: (server: TestPostgres) => void): void {
@@ -112,12 +112,18 @@ export async function inspectPostgresSchema(
   const rows = await db.query<{
     content: string;
     tags: string[];
-    lexical_text: string;
+    context: string;
+    lexical_body: string;
+    lexical_context: string;
     indexed: boolean;
-  }>(`SELECT content, tags, lexical_text, lexical IS NOT NULL AS indexed FROM ${schema}.memories`);
-  const mismatched = rows.rows.filter(
-    (row) => row.lexical_text !== lexicalText(row.content, row.tags),
+  }>(
+    `SELECT content, tags, context, lexical_body, lexical_context, lexical IS NOT NULL AS indexed
+     FROM ${schema}.memories`,
   );
+  const mismatched = rows.rows.filter((row) => {
+    const expected = lexicalColumns(row.content, row.tags, row.context);
+    return row.lexical_body !== expected.body || row.lexical_context !== expected.context;
+  });
   if (mismatched.length > 0) problems.push(`lexical: ${mismatched.length} rows out of date`);
   const audit = await db.query<{
     seq: string;

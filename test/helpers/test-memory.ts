@@ -50,6 +50,7 @@ export function testMemory(overrides: Partial<Memory> = {}): Memory {
     authorHost: null,
     teamVisible: true,
     sourceUrl: null,
+    context: '',
     ...overrides,
   };
 }

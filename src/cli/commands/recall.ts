@@ -40,6 +40,8 @@ export interface RecallCliOptions {
  */
 export const RECALL_CATCH_UP_LIMIT = 64;
 export const RECALL_CATCH_UP_BATCH = 32;
+/** Word vectors a recall catches up: thousands a second, so a bigger backlog than the sentence model's. */
+export const RECALL_WORDS_CATCH_UP_LIMIT = 1000;
 
 /**
  * Hits of an explicit recall that count as used (heat, last access): the top three. A person or agent
@@ -63,9 +65,16 @@ export async function recall(
   const scope: Scope = { projectKey, includeGlobal: true };
   const warn = (text: string) => writeOut(ctx.io.stderr, `mnemo: ${text}\n`);
   const embedder = await prepareEmbedder(app, scope, warn);
+  const wordEmbedder = await prepareWords(app, scope);
   const { openReranker } = await import('../../embed/open-embedder.js');
   const report = await retrieveDetailed(
-    { store: app.store, clock: app.clock, embedder, reranker: await openReranker(app.config) },
+    {
+      store: app.store,
+      clock: app.clock,
+      embedder,
+      wordEmbedder,
+      reranker: await openReranker(app.config),
+    },
     {
       query,
       scope,
@@ -161,6 +170,26 @@ async function prepareEmbedder(
   }
 }
 
+/**
+ * The words leg when its table is built (`mnemo model words`), with in-scope memories caught up; off
+ * otherwise (a recall never converts the table). Word vectors cost microseconds a memory.
+ */
+async function prepareWords(app: App, scope: Scope): Promise<Embedder | undefined> {
+  const { openWordLeg } = await import('../../retrieval/word-vectors.js');
+  const leg = await openWordLeg(app.store, app.config.home, { convert: false });
+  if (leg.embedder === undefined) {
+    app.log.debug('words leg off', { why: leg.skipped });
+    return undefined;
+  }
+  await embedPending(app.store, leg.embedder, {
+    max: RECALL_WORDS_CATCH_UP_LIMIT,
+    batchSize: RECALL_WORDS_CATCH_UP_LIMIT,
+    scope,
+    slot: 'extra',
+  });
+  return leg.embedder;
+}
+
 function explainBody(report: RetrieveReport): object {
   return {
     legs: report.legs,
@@ -185,13 +214,13 @@ function explainHeader(report: RetrieveReport): string {
 }
 
 function explainLine(hit: RankedHit & { staleFactor: number }, indent: number): string {
-  const ranks = (['lexical', 'vector', 'identifier', 'rerank'] as const)
+  const ranks = (['lexical', 'vector', 'words', 'identifier', 'rerank'] as const)
     .map((signal) => `${signal} ${hit.ranks[signal] === undefined ? '-' : `#${hit.ranks[signal]}`}`)
     .join(', ');
   const f = hit.factors;
   const pad = ' '.repeat(indent + 4);
   return (
-    `${pad}score ${hit.score.toFixed(5)} = fused ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
+    `${pad}score ${hit.score.toFixed(5)} = relevance ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
     ` × heat ${f.heat.toFixed(3)} × trust ${f.trust.toFixed(2)}` +
     `${hit.staleFactor === 1 ? '' : ` × stale ${hit.staleFactor.toFixed(2)}`}\n` +
     `${pad}ranks: ${ranks}; origin ${hit.memory.origin} (${hit.trustBand})` +

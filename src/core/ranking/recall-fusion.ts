@@ -4,6 +4,7 @@
  * way. Every number here was chosen on LoCoMo conversations 0–4 only (docs/benchmarks.md, "What moved the
  * numbers"); conversations 5–9 are held out and were used to check, never to choose.
  */
+import { type Bm25fParams, RECALL_BM25F } from './bm25f.js';
 
 /**
  * RRF k for recall. The RRF paper's 60 makes neighbouring ranks nearly equal (1/61 vs 1/62), so a leg's
@@ -31,6 +32,8 @@ export const LEG_WEIGHTS = {
   lexical: 1,
   identifierCode: 1,
   identifierPlain: 0.25,
+  /** The static word-vector leg under RRF: a weak leg, like the offline sentence models. */
+  words: 0.25,
 } as const;
 
 /**
@@ -56,4 +59,53 @@ export function vectorLegWeight(model: string): number {
   if (/^hash-v\d+-\d+$/u.test(model)) return VECTOR_LEG_WEIGHTS.hash;
   if (model === 'use-lite-512') return VECTOR_LEG_WEIGHTS.useLite;
   return VECTOR_LEG_WEIGHTS.other;
+}
+
+/**
+ * How recall fuses its legs and priors. `fusion: 'score'` (the default) normalises each leg's scores
+ * over the candidate pool (core/ranking/score-fusion.ts); `'rrf'` is the weighted reciprocal-rank fusion
+ * above, kept for comparison (the benchmark's `fused-rrf` arms). Every number was chosen on LoCoMo
+ * conversations 0–4 only (`npm run bench:sweep`), then checked once on 5–9 (docs/benchmarks.md).
+ */
+export interface RecallTuning {
+  fusion: 'score' | 'rrf';
+  normalisation: 'zscore' | 'minmax';
+  /** Score-fusion weights per leg; the vector leg's by model (`scoreVectorWeight`). */
+  weights: {
+    lexical: number;
+    /** Overrides the sentence model's vector weight (`scoreVectorWeight`); sweeps only. */
+    vector?: number;
+    identifierCode: number;
+    identifierPlain: number;
+    /** The static word-vector leg (retrieval/word-vectors). */
+    words: number;
+    rerank: number;
+  };
+  /** Weight of the session prior (core/ranking/priors.ts), in normalised-score units. */
+  session: number;
+  /** Weight of the entity prior. */
+  entity: number;
+  /** Lexical scoring (core/ranking/bm25f.ts). */
+  bm25f: Bm25fParams;
+  /** Lexical candidates asked for (they also feed the session prior); at least the recall's depth. */
+  lexicalDepth: number;
+}
+
+export const RECALL_TUNING: RecallTuning = {
+  fusion: 'score',
+  normalisation: 'zscore',
+  weights: { lexical: 1, identifierCode: 1, identifierPlain: 0.1, words: 0.3, rerank: 2 },
+  session: 0.3,
+  entity: 0.7,
+  bm25f: RECALL_BM25F,
+  lexicalDepth: 30,
+};
+
+/** Score-fusion weight of a sentence model's vector leg; models not measured here count fully. */
+export const SCORE_VECTOR_WEIGHTS = { hash: 0.1, useLite: 0.2, other: 1 } as const;
+
+export function scoreVectorWeight(model: string): number {
+  if (/^hash-v\d+-\d+$/u.test(model)) return SCORE_VECTOR_WEIGHTS.hash;
+  if (model === 'use-lite-512') return SCORE_VECTOR_WEIGHTS.useLite;
+  return SCORE_VECTOR_WEIGHTS.other;
 }

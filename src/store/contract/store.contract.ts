@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import { createHarness, type StoreContractOptions } from './contract-harness.js';
 import { describeAnchorsContract } from './store.anchors.contract.js';
 import { describeBrowseContract } from './store.browse.contract.js';
+import { describeContextContract } from './store.context.contract.js';
 import { describeCrudContract } from './store.crud.contract.js';
 import { describeHistoryContract } from './store.history.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
@@ -32,6 +33,7 @@ export function describeStoreContract(options: StoreContractOptions): void {
     const harness = createHarness(options);
     describeCrudContract(harness);
     describeSearchContract(harness);
+    describeContextContract(harness);
     describeTermsContract(harness);
     describeIntegrityContract(harness);
     describeReviewContract(harness);

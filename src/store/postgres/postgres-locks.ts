@@ -11,6 +11,8 @@ export const LOCK_CLASS = {
   migrate: 0x6d6e6d01,
   /** Held by a transaction from its first audit append to its commit: the audit chain is one sequence. */
   audit: 0x6d6e6d02,
+  /** Held by the transaction that rebuilds the lexical index (postgres-lexical.ts). */
+  lexical: 0x6d6e6d03,
 } as const;
 
 /** A stable int4 from the schema name (the first four bytes of its sha256). */

@@ -11,9 +11,15 @@ import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { SQLSTATE, sqlState, translatePostgresError } from './postgres-errors.js';
+import { ensureLexicalIndex } from './postgres-lexical.js';
 import { advisoryKey, LOCK_CLASS } from './postgres-locks.js';
 import { migratePostgres } from './postgres-migrate.js';
-import { PG_MIGRATIONS, PG_VIEWS, type PgMigration } from './postgres-schema.js';
+import {
+  PG_LEXICAL_INDEX_SINCE as LEXICAL_INDEX_SINCE,
+  PG_MIGRATIONS,
+  PG_VIEWS,
+  type PgMigration,
+} from './postgres-schema.js';
 import { PostgresMemoryStore } from './postgres-store.js';
 
 export interface OpenPostgresStoreOnOptions {
@@ -164,6 +170,9 @@ export async function openPostgresStoreOn(
       views: PG_VIEWS,
       ...(options.onMigrationStep === undefined ? {} : { onStep: options.onMigrationStep }),
     });
+    // The lexical index is built in code (core's analyser): right after the v5 migration, or when the
+    // analyser or the context rule changed.
+    if (report.to >= LEXICAL_INDEX_SINCE) await ensureLexicalIndex(db, schema);
     const extensions = await prepareExtensions(db, schema);
     return new PostgresMemoryStore({
       db,

@@ -11,7 +11,7 @@ import type {
   Visibility,
 } from '../../core/memory.js';
 import { sourceHostOf } from '../../core/origin/source-url.js';
-import { textWords } from '../query-terms.js';
+import { lexicalFields } from '../lexical-rules.js';
 import type { PgQueryable } from './pg-like.js';
 
 export interface PgMemoryRow {
@@ -44,13 +44,14 @@ export interface PgMemoryRow {
   author_host: string | null;
   team_visible: boolean;
   source_url: string | null;
+  context: string;
 }
 
 /** Every column `toMemory` reads: the lexical columns stay on the server. */
 export const MEMORY_COLUMNS = `seq, id, content, project_key, visibility, kind, tags, origin, origin_tool,
   session_id, created_at, updated_at, last_accessed_at, access_count, heat_base, pinned, supersedes,
   superseded_by, content_hash, embedding_model, trust_band, tainted, quarantine, redactions, gate_reason,
-  author_user, author_host, team_visible, source_url`;
+  author_user, author_host, team_visible, source_url, context`;
 
 /** The same list qualified by alias `m`. */
 export const M_COLUMNS = MEMORY_COLUMNS.split(',')
@@ -96,35 +97,34 @@ export function toMemory(row: PgMemoryRow): Memory {
     authorHost: row.author_host,
     teamVisible: row.team_visible,
     sourceUrl: row.source_url,
+    context: row.context,
   };
 }
 
-/** Accents folded the way SQLite's `remove_diacritics 2` folds them: decompose, drop combining marks. */
-export function foldAccents(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{Mn}/gu, '')
-    .normalize('NFC');
-}
-
-/**
- * The text the tsvector is built from: the words of content and tags, lower-case, accent-folded,
- * separated by single spaces, so PostgreSQL's parser sees exactly the tokens SQLite's unicode61 sees.
- */
-export function lexicalText(content: string, tags: readonly string[]): string {
-  return textWords(foldAccents(`${content} ${tags.join(' ')}`)).join(' ');
+/** The two indexed columns of a memory: its analysed body and context terms, space-separated. */
+export function lexicalColumns(
+  content: string,
+  tags: readonly string[],
+  context: string,
+): { body: string; context: string } {
+  const fields = lexicalFields(content, tags, context);
+  return { body: fields.body.join(' '), context: fields.context.join(' ') };
 }
 
 const INSERT_SQL = `INSERT INTO memories (id, content, project_key, visibility, kind, tags, origin,
   origin_tool, session_id, created_at, updated_at, last_accessed_at, access_count, heat_base, pinned,
   supersedes, superseded_by, content_hash, embedding_model, trust_band, tainted, quarantine,
-  redactions, gate_reason, lexical_text, author_user, author_host, team_visible, source_url,
-  source_host)
+  redactions, gate_reason, author_user, author_host, team_visible, source_url, source_host,
+  context, lexical_body, lexical_context)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-  $21, $22, $23, $24, $25, $26, $27, $28, $29, $30) RETURNING seq`;
+  $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) RETURNING seq`;
 
-/** Inserts every column of `memory` verbatim and returns the new row's seq. */
+/**
+ * Inserts every column of `memory` verbatim, its lexical columns derived from it, and returns the new
+ * row's seq. The caller accounts for the new document in the term statistics (postgres-lexical.ts).
+ */
 export async function insertMemoryRow(db: PgQueryable, memory: Memory): Promise<number> {
+  const lexical = lexicalColumns(memory.content, memory.tags, memory.context);
   const { rows } = await db.query<{ seq: string | number }>(INSERT_SQL, [
     memory.id,
     memory.content,
@@ -150,12 +150,14 @@ export async function insertMemoryRow(db: PgQueryable, memory: Memory): Promise<
     memory.quarantine,
     memory.redactions,
     memory.gateReason,
-    lexicalText(memory.content, memory.tags),
     memory.authorUser,
     memory.authorHost,
     memory.teamVisible,
     memory.sourceUrl,
     sourceHostOf(memory.sourceUrl),
+    memory.context,
+    lexical.body,
+    lexical.context,
   ]);
   return Number(rows[0]?.seq);
 }

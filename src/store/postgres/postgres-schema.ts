@@ -252,12 +252,61 @@ async function backfillSourceV4(db: PgQueryable): Promise<void> {
   );
 }
 
+// v5: recall quality (the SQLite v8 design; see sqlite-schema.ts and store/lexical-rules.ts).
+// - `context`: the text around a memory when it was captured (core/text/capture-context.ts).
+// - The tsvector is now built from the terms of core's analyser (Porter2, accents folded), written by
+//   the adapter into lexical_body (content and tags) and lexical_context, under the 'simple'
+//   configuration so PostgreSQL neither stems nor drops them again, with the body at weight A and the
+//   context at weight B: ts_rank with the field weights orders the candidates that core's BM25F
+//   re-scores. lexical_text (v1's words) is dropped with the old tsvector.
+// - lexical_state and lexical_terms are the term statistics BM25F and the word-vector leg need:
+//   documents and terms per field, and per term the documents holding it and its occurrences in
+//   bodies. The adapter keeps them with every write; analyzer '' means "not built yet": the first open
+//   after this migration derives every context and builds both, in one transaction (the analyser lives
+//   in code, not in frozen SQL).
+// - Vectors: one per (memory, model), as on SQLite: `embedding_model` names the sentence vector; other
+//   models' vectors (the word-vector leg's) live in their own spaces. model_state keeps what a
+//   store-derived embedding model needs to embed queries like the stored rows.
+const V5 = `
+ALTER TABLE memories ADD COLUMN context text NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN lexical_body text NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN lexical_context text NOT NULL DEFAULT '';
+DROP INDEX memories_lexical;
+ALTER TABLE memories DROP COLUMN lexical;
+ALTER TABLE memories DROP COLUMN lexical_text;
+ALTER TABLE memories ADD COLUMN lexical tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('simple', lexical_body), 'A') ||
+  setweight(to_tsvector('simple', lexical_context), 'B')) STORED;
+CREATE INDEX memories_lexical ON memories USING gin (lexical);
+CREATE INDEX memories_session_seq ON memories (session_id, project_key, seq)
+  WHERE session_id IS NOT NULL;
+CREATE TABLE lexical_state (
+  id            integer PRIMARY KEY CHECK (id = 1),
+  analyzer      text    NOT NULL,
+  docs          bigint  NOT NULL CHECK (docs >= 0),
+  body_terms    bigint  NOT NULL CHECK (body_terms >= 0),
+  context_terms bigint  NOT NULL CHECK (context_terms >= 0)
+);
+INSERT INTO lexical_state (id, analyzer, docs, body_terms, context_terms) VALUES (1, '', 0, 0, 0);
+CREATE TABLE lexical_terms (
+  term text   PRIMARY KEY,
+  docs bigint NOT NULL,
+  body bigint NOT NULL
+);
+CREATE TABLE model_state (
+  model      text        PRIMARY KEY,
+  state      text        NOT NULL CHECK (jsonb_typeof(state::jsonb) = 'object'),
+  updated_at timestamptz NOT NULL
+);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
   { version: 2, name: 'teams', sql: V2 },
   { version: 3, name: 'code-anchors', sql: V3 },
   { version: 4, name: 'source-address', sql: V4, backfill: backfillSourceV4 },
+  { version: 5, name: 'recall-quality', sql: V5 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */
@@ -270,3 +319,6 @@ export const PG_VIEWS: readonly PgViewDefinition[] = [
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS.at(-1)?.version ?? 0;
+
+/** First version with the code-built lexical index (v5). */
+export const PG_LEXICAL_INDEX_SINCE = 5;

@@ -1,11 +1,11 @@
 /**
  * SQL builders for reads: the filter every read shares (the same rules as the SQLite adapter's, in
- * PostgreSQL syntax), the tsquery built from arbitrary user text, and the identifier leg's substring
- * query. Values always travel as parameters; only generated placeholders enter the SQL text.
+ * PostgreSQL syntax), the lexical candidates of analysed query terms, and the identifier leg's
+ * substring query. Values always travel as parameters; only generated placeholders enter the SQL text.
  */
-import { isoBound, lexicalTerms, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
+import type { LexicalField } from '../../core/ranking/bm25f.js';
+import { isoBound, substringTerms } from '../query-terms.js';
 import type { MemoryFilter } from '../store.js';
-import { foldAccents } from './postgres-rows.js';
 
 /** Collects parameters and hands out their `$n` placeholders. */
 export class Params {
@@ -79,27 +79,29 @@ export function buildFilter(filter: MemoryFilter, params: Params): string {
 }
 
 /**
- * The words of a lexical query as a tsquery string (`a | b | c`), or null when nothing is searchable.
- * The words are letters, digits and marks only (query-terms.ts), so no tsquery operator can appear.
+ * Lexical candidates for core's BM25F (postgres-lexical.ts): rows whose tsvector holds an analysed query
+ * term, ordered by ts_rank with the field weights (body at A, context at B; ts_rank takes weights in
+ * [0, 1], so they are scaled to the larger one), ties by seq. The terms are core's analyser's (letters,
+ * digits and marks only), so no tsquery operator can appear; the 'simple' configuration matches them
+ * as they are, as the index stores them.
  */
-export function buildTsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
-  const terms = lexicalTerms(foldAccents(input), maxTerms);
-  return terms.length === 0 ? null : terms.join(' | ');
-}
-
-/** Lexical candidates: ts_rank as score, ties broken by seq for stable output. */
-export function lexicalSql(
-  query: string,
+export function lexicalCandidatesSql(
+  terms: readonly string[],
+  weights: Readonly<Record<LexicalField, number>>,
   filter: MemoryFilter,
   limit: number,
 ): { sql: string; params: unknown[] } {
   const params = new Params();
-  const q = params.add(query);
+  const q = params.add(terms.join(' | '));
+  const scale = Math.max(weights.body, weights.context);
+  const [body, context] =
+    scale > 0 ? [weights.body / scale, weights.context / scale].map((w) => Math.max(0, w)) : [1, 1];
+  const rank = params.add(`{0,0,${context},${body}}`);
   const where = buildFilter(filter, params);
-  const sql = `SELECT m.id AS id, ts_rank(m.lexical, q.q)::float8 AS score
-    FROM memories m, to_tsquery('mnemo_english', ${q}) AS q(q)
+  const sql = `SELECT m.seq AS seq, m.id AS id, m.content AS content, m.tags AS tags, m.context AS context
+    FROM memories m, to_tsquery('simple', ${q}) AS q(q)
     WHERE m.lexical @@ q.q AND ${where}
-    ORDER BY score DESC, m.seq LIMIT ${params.add(limit)}`;
+    ORDER BY ts_rank(${rank}::float4[], m.lexical, q.q) DESC, m.seq LIMIT ${params.add(limit)}`;
   return { sql, params: params.values };
 }
 

@@ -37,6 +37,7 @@ import type {
   InjectionQuery,
   InjectionRecord,
   LexicalHit,
+  LexicalSearchOptions,
   ListOptions,
   MemoryFilter,
   MemoryGroupCount,
@@ -53,6 +54,7 @@ import type {
   StoreCapabilities,
   StoreDescription,
   StoreStats,
+  TermCounts,
   VectorHit,
 } from '../store.js';
 import {
@@ -79,38 +81,15 @@ import {
   readInjectionsPage,
 } from './postgres-history.js';
 import { integrityProblems } from './postgres-integrity.js';
-import { M_COLUMNS, type PgMemoryRow, toMemory } from './postgres-rows.js';
-import { buildFilter, buildTsQuery, lexicalSql, Params, termsSql } from './postgres-search.js';
-import {
-  bumpCounterIn,
-  clearTaintIn,
-  countSessionWritesIn,
-  injectedIdsOf,
-  listInjectionsFrom,
-  markTaintedIn,
-  readCountersFrom,
-  readTaint,
-  recordClaimIn,
-  recordInjectionIn,
-  takeClaimIn,
-} from './postgres-sessions.js';
+import * as lexical from './postgres-lexical.js';
+import { M_COLUMNS, type PgMemoryRow, selectRowById, toMemory } from './postgres-rows.js';
+import { buildFilter, Params, termsSql } from './postgres-search.js';
+import * as sessions from './postgres-sessions.js';
 import { storeStats } from './postgres-stats.js';
 import { runWrite } from './postgres-tx.js';
 import { searchVectorIn } from './postgres-vector-search.js';
-import type { VectorSupport } from './postgres-vectors.js';
-import {
-  forgetIn,
-  importIn,
-  type PgWriteContext,
-  recordAccessIn,
-  recordClusterIn,
-  recordMergeIn,
-  rememberIn,
-  setQuarantineIn,
-  setVectorIn,
-  supersedeIn,
-  updateIn,
-} from './postgres-writes.js';
+import * as vectors from './postgres-vectors.js';
+import * as writes from './postgres-writes.js';
 
 export interface PostgresStoreDeps {
   db: PgLike;
@@ -120,7 +99,7 @@ export interface PostgresStoreDeps {
   clock: Clock;
   ids: IdSource;
   schemaVersion: number;
-  vectors: VectorSupport;
+  vectors: vectors.VectorSupport;
   description: StoreDescription;
   /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
   onBeforeCommit?: ((action: string) => void) | undefined;
@@ -163,7 +142,7 @@ export class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  async #write<T>(action: string, work: (ctx: PgWriteContext) => Promise<T>): Promise<T> {
+  async #write<T>(action: string, work: (ctx: writes.PgWriteContext) => Promise<T>): Promise<T> {
     this.#open();
     try {
       return await runWrite(this.#deps, action, work);
@@ -178,7 +157,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
     const prepared = prepareMemory(input, options?.vector, options?.anchors);
-    return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
+    return this.#write('remember', (ctx) => writes.rememberIn(ctx, prepared));
   }
 
   async supersede(
@@ -187,7 +166,7 @@ export class PostgresMemoryStore implements MemoryStore {
     options?: RememberOptions,
   ): Promise<{ previous: Memory; current: Memory }> {
     const prepared = prepareMemory(replacement, options?.vector, options?.anchors);
-    return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
+    return this.#write('supersede', (ctx) => writes.supersedeIn(ctx, previousId, prepared));
   }
 
   async getMemory(id: MemoryId): Promise<Memory | undefined> {
@@ -207,24 +186,63 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async updateMemory(id: MemoryId, patch: MemoryPatch): Promise<Memory> {
-    return this.#write('update', (ctx) => updateIn(ctx, id, patch));
+    return this.#write('update', (ctx) => writes.updateIn(ctx, id, patch));
   }
 
   async forget(id: MemoryId): Promise<boolean> {
-    return this.#write('forget', (ctx) => forgetIn(ctx, id));
+    return this.#write('forget', (ctx) => writes.forgetIn(ctx, id));
   }
 
   async recordAccess(ids: readonly MemoryId[]): Promise<void> {
     const unique = [...new Set(ids)];
     for (let start = 0; start < unique.length; start += ACCESS_BATCH) {
       const batch = unique.slice(start, start + ACCESS_BATCH);
-      await this.#write('access', (ctx) => recordAccessIn(ctx, batch));
+      await this.#write('access', (ctx) => writes.recordAccessIn(ctx, batch));
     }
   }
 
   async setVector(id: MemoryId, vector: MemoryVector): Promise<void> {
     assertValidVector(vector);
-    await this.#write('set-vector', (ctx) => setVectorIn(ctx, id, vector));
+    await this.#write('set-vector', (ctx) => writes.setVectorIn(ctx, id, vector));
+  }
+
+  async setExtraVector(id: MemoryId, vector: MemoryVector): Promise<void> {
+    assertValidVector(vector);
+    await this.#write('set-extra-vector', async (ctx) => {
+      const row = await selectRowById(ctx.db, id);
+      if (row === undefined) {
+        throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+      }
+      // Derived data, like the lexical index: no audit entry.
+      await vectors.putExtraVector(ctx.db, ctx.vectors, Number(row.seq), vector);
+    });
+  }
+
+  async getVectors(ids: readonly MemoryId[], model: string): Promise<Map<MemoryId, Float32Array>> {
+    if (ids.length === 0) return new Map();
+    return this.#read((db) => vectors.vectorsOf(db, ids, model));
+  }
+
+  async deleteVectorModel(model: string): Promise<number> {
+    return this.#write('delete-vector-model', async (ctx) => {
+      const removed = await vectors.deleteModel(ctx.db, model);
+      ctx.audit.add(ctx.at, 'delete-vector-model', null, { model, removed });
+      return removed;
+    });
+  }
+
+  async termCounts(terms: readonly string[]): Promise<TermCounts> {
+    return this.#read((db) => lexical.bodyTermCounts(db, terms));
+  }
+
+  async getModelState(model: string): Promise<Record<string, unknown> | undefined> {
+    return this.#read((db) => lexical.readModelState(db, model));
+  }
+
+  async setModelState(model: string, state: Record<string, unknown>): Promise<void> {
+    await this.#write('model-state', (ctx) =>
+      lexical.writeModelState(ctx.db, model, state, ctx.at),
+    );
   }
 
   async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
@@ -232,24 +250,21 @@ export class PostgresMemoryStore implements MemoryStore {
     const filterScope = scope === undefined ? {} : this.#scoped({ scope });
     const params = new Params();
     const where = buildFilter(filterScope, params);
-    const m = params.add(model);
     const n = params.add(Math.floor(limit));
     return this.#read(async (db) => {
+      const lacks = await vectors.lacksVectorSql(db, model);
       const { rows } = await db.query<PgMemoryRow>(
-        `SELECT ${M_COLUMNS} FROM memories m WHERE ${where}
-         AND (m.embedding_model IS NULL OR m.embedding_model <> ${m}) ORDER BY m.seq LIMIT ${n}`,
+        `SELECT ${M_COLUMNS} FROM memories m WHERE ${where} AND ${lacks} ORDER BY m.seq LIMIT ${n}`,
         params.values,
       );
       return rows.map(toMemory);
     });
   }
 
-  async searchLexical(query: string, input: SearchOptions): Promise<LexicalHit[]> {
+  async searchLexical(query: string, input: LexicalSearchOptions): Promise<LexicalHit[]> {
     const options = this.#scoped(input);
-    const tsquery = buildTsQuery(String(query));
-    if (tsquery === null || !(options.limit > 0)) return [];
-    const { sql, params } = lexicalSql(tsquery, options, Math.floor(options.limit));
-    return this.#read(async (db) => (await db.query<LexicalHit>(sql, params)).rows.map(numericHit));
+    if (!(options.limit > 0)) return [];
+    return this.#read((db) => lexical.searchLexicalIn(db, String(query), options));
   }
 
   async searchTerms(terms: readonly string[], input: SearchOptions): Promise<LexicalHit[]> {
@@ -318,22 +333,22 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
     assertImportable(record);
-    return this.#write('import', (ctx) => importIn(ctx, record));
+    return this.#write('import', (ctx) => writes.importIn(ctx, record));
   }
 
   async setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory> {
     assertReview(state, actor);
-    return this.#write('quarantine', (ctx) => setQuarantineIn(ctx, id, state, actor));
+    return this.#write('quarantine', (ctx) => writes.setQuarantineIn(ctx, id, state, actor));
   }
 
   async recordMerge(id: MemoryId, detail: Record<string, unknown>): Promise<Memory> {
     assertMergeDetail(detail);
-    return this.#write('merge', (ctx) => recordMergeIn(ctx, id, detail));
+    return this.#write('merge', (ctx) => writes.recordMergeIn(ctx, id, detail));
   }
 
   async recordCluster(ids: readonly MemoryId[], detail: Record<string, unknown>): Promise<void> {
     assertClusterRecord(ids, detail);
-    return this.#write('cluster', (ctx) => recordClusterIn(ctx, ids, detail));
+    return this.#write('cluster', (ctx) => writes.recordClusterIn(ctx, ids, detail));
   }
 
   async markSessionTainted(
@@ -343,23 +358,23 @@ export class PostgresMemoryStore implements MemoryStore {
   ): Promise<void> {
     assertText(sessionId, 'A session id');
     assertText(origin, 'The tainting origin');
-    await this.#write('taint', (ctx) => markTaintedIn(ctx, sessionId, origin, toolName));
+    await this.#write('taint', (ctx) => sessions.markTaintedIn(ctx, sessionId, origin, toolName));
   }
 
   async clearSessionTaint(sessionId: string): Promise<void> {
     assertText(sessionId, 'A session id');
-    await this.#write('untaint', (ctx) => clearTaintIn(ctx, sessionId));
+    await this.#write('untaint', (ctx) => sessions.clearTaintIn(ctx, sessionId));
   }
 
   async getSessionTaint(sessionId: string): Promise<SessionTaint> {
-    return this.#read((db) => readTaint(db, sessionId));
+    return this.#read((db) => sessions.readTaint(db, sessionId));
   }
 
   async recordRememberClaim(claim: Omit<RememberClaim, 'at'>): Promise<void> {
     assertText(claim.sessionId, 'A claim session id');
     assertText(claim.contentHash, 'A claim content hash');
     await this.#write('claim', (ctx) =>
-      recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
+      sessions.recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
     );
   }
 
@@ -368,22 +383,22 @@ export class PostgresMemoryStore implements MemoryStore {
     maxAgeMs: number,
   ): Promise<RememberClaim | undefined> {
     assertMaxAge(maxAgeMs);
-    return this.#write('take-claim', (ctx) => takeClaimIn(ctx, contentHash, maxAgeMs));
+    return this.#write('take-claim', (ctx) => sessions.takeClaimIn(ctx, contentHash, maxAgeMs));
   }
 
   async countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number> {
     const bound = normaliseInstant(sinceIso);
-    return this.#read((db) => countSessionWritesIn(db, sessionId, origin, bound));
+    return this.#read((db) => sessions.countSessionWritesIn(db, sessionId, origin, bound));
   }
 
   async bumpCounter(name: string, by = 1): Promise<void> {
     assertCounterStep(name, by);
-    await this.#write('counter', (ctx) => bumpCounterIn(ctx, name, by));
+    await this.#write('counter', (ctx) => sessions.bumpCounterIn(ctx, name, by));
   }
 
   async readCounters(sinceDay: string): Promise<CounterRow[]> {
     assertDay(sinceDay);
-    return this.#read((db) => readCountersFrom(db, sinceDay));
+    return this.#read((db) => sessions.readCountersFrom(db, sinceDay));
   }
 
   async checkIntegrity(): Promise<string[]> {
@@ -392,16 +407,16 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async recordInjection(entry: NewInjection): Promise<InjectionRecord> {
     const valid = assertInjection(entry);
-    return this.#write('inject', (ctx) => recordInjectionIn(ctx, valid));
+    return this.#write('inject', (ctx) => sessions.recordInjectionIn(ctx, valid));
   }
 
   async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
     if (!(query.limit > 0)) return [];
-    return this.#read((db) => listInjectionsFrom(db, ledgerQuery(query)));
+    return this.#read((db) => sessions.listInjectionsFrom(db, ledgerQuery(query)));
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
-    return this.#read((db) => injectedIdsOf(db, sessionId));
+    return this.#read((db) => sessions.injectedIdsOf(db, sessionId));
   }
 
   async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {

@@ -1,6 +1,7 @@
 /**
- * One write transaction of the PostgreSQL store on one pooled connection: BEGIN, the work, the buffered
- * audit appends (postgres-audit.ts), the test seam, COMMIT; any throw rolls it all back. Retried from
+ * One write transaction of the PostgreSQL store on one pooled connection: BEGIN, the work, the tallied
+ * term statistics (postgres-lexical.ts), the buffered audit appends (postgres-audit.ts), the test seam,
+ * COMMIT; any throw rolls it all back. Retried from
  * the start when PostgreSQL reports a serialization failure, a deadlock or a lost race on a unique key
  * (two writers creating the same vector space or the same memory at once): the retry sees the winner's
  * row and takes the ordinary path (dedupe, CONFLICT).
@@ -11,6 +12,7 @@ import type { Author } from '../write-rules.js';
 import type { PgLike } from './pg-like.js';
 import { AuditBuffer, flushAudit } from './postgres-audit.js';
 import { isRetryable } from './postgres-errors.js';
+import { flushLexical, LexicalTally } from './postgres-lexical.js';
 import type { VectorSupport } from './postgres-vectors.js';
 import type { PgWriteContext } from './postgres-writes.js';
 
@@ -43,17 +45,20 @@ export async function runWrite<T>(
     try {
       return await deps.db.withConnection(async (conn) => {
         const audit = new AuditBuffer();
+        const lexical = new LexicalTally();
         const ctx: PgWriteContext = {
           db: conn,
           ids: deps.ids,
           at: deps.clock.now().toISOString(),
           vectors: deps.vectors,
           audit,
+          lexical,
           author: deps.author,
         };
         await conn.query('BEGIN');
         try {
           const result = await work(ctx);
+          await flushLexical(conn, lexical);
           await flushAudit(conn, deps.schema, audit);
           deps.onBeforeCommit?.(action);
           await conn.query('COMMIT');

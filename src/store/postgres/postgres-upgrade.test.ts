@@ -21,11 +21,14 @@ import {
 import { storeEnabled } from '../../../test/helpers/store-selection.js';
 import { isMemoryError } from '../../core/errors.js';
 import { QUARANTINE_STATES } from '../../core/memory.js';
+import { contentHash } from '../content-hash.js';
 import { ulidSource } from '../default-ids.js';
+import { textWords } from '../query-terms.js';
 import type { MemoryStore } from '../store.js';
 import { openPostgresStore } from './open-postgres-store.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { openPostgresStoreOn } from './postgres-open.js';
+import { lexicalColumns } from './postgres-rows.js';
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './postgres-schema.js';
 
 const fixture = (version: number): string =>
@@ -37,12 +40,99 @@ const fixture = (version: number): string =>
   );
 const FIXTURE = fixture(1);
 const FIXTURE_V3 = fixture(3);
+/** v1's lexical columns, replaced by v5's analysed fields (checked on their own below). */
+const REPLACED_BY_V5 = new Set(['lexical', 'lexical_text']);
 const DIST_OPENER = fileURLToPath(
   new URL('../../../dist/store/postgres/open-postgres-store.js', import.meta.url),
 );
 const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
 const every = { limit: 100, includeSuperseded: true, quarantine: QUARANTINE_STATES };
-const V1_IDS = Array.from({ length: 6 }, (_, i) => `01JPG${String(i + 1).padStart(21, '0')}`);
+const fixtureId = (n: number): string => `01JPG${String(n).padStart(21, '0')}`;
+const V1_IDS = Array.from({ length: 6 }, (_, i) => fixtureId(i + 1));
+/** A coding session a v3 store held: a failed install, an untrusted page, the fix, the edit. */
+const [FAILED, PAGE, FIXED, EDITED] = [10, 11, 12, 13].map(fixtureId);
+
+/**
+ * Adds that session to a schema loaded from the v3 fixture, as v3 wrote rows (its lexical_text by the
+ * released rule: the accent-folded words of content and tags), after the fixture's nine rows.
+ */
+async function insertV3Session(raw: PgQueryable): Promise<void> {
+  const session: [string, string, string, string, string][] = [
+    ['npm install failed: ENOSPC no space left on device', 'local_exec', 'Bash', 'low', 'none'],
+    [
+      'Forum post: reinstall the operating system to free space',
+      'network',
+      'WebFetch',
+      'untrusted',
+      'pending',
+    ],
+    [
+      'Freed the disk with docker system prune; install passes',
+      'local_exec',
+      'Bash',
+      'low',
+      'none',
+    ],
+    [
+      'Edited ci.yml: prune docker images before npm install',
+      'local_edit',
+      'Edit',
+      'medium',
+      'none',
+    ],
+  ];
+  for (const [i, [content, origin, tool, band, quarantine]] of session.entries()) {
+    const at = new Date(Date.parse('2025-02-04T09:00:00.000Z') + i * 60_000).toISOString();
+    const folded = content
+      .normalize('NFKD')
+      .replace(/\p{Mn}/gu, '')
+      .normalize('NFC');
+    await raw.query(
+      `INSERT INTO memories (seq, id, content, project_key, visibility, kind, tags, origin, origin_tool,
+         session_id, created_at, updated_at, content_hash, trust_band, quarantine, gate_reason,
+         lexical_text, author_user, author_host, team_visible)
+       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, '/home/dev/projects/beta', 'project', 'capture', '{}',
+         $4, $5, 'session-fixture-8', $6, $6, $7, $8, $9, 'novel', $10, 'dana', 'dana-laptop', $11)`,
+      [
+        10 + i,
+        fixtureId(10 + i),
+        content,
+        origin,
+        tool,
+        at,
+        contentHash(content),
+        band,
+        quarantine,
+        textWords(folded).join(' '),
+        origin !== 'network',
+      ],
+    );
+  }
+  await raw.query("SELECT setval(pg_get_serial_sequence('memories', 'seq'), 13)");
+}
+
+/**
+ * The v4 context rule written out independently of the adapter (core/text/capture-context.ts): the two
+ * previous and the next row of the same session and project in seq order, each cut to 600 characters,
+ * joined by newlines; only rows of a trusted, medium or low band that were not rejected give or get it.
+ */
+function contextRule(rows: readonly Record<string, unknown>[], index: number): string {
+  const shares = (row: Record<string, unknown>) =>
+    ['high', 'medium', 'low'].includes(String(row['trust_band'])) &&
+    row['quarantine'] !== 'rejected';
+  const self = rows[index]!;
+  if (self['session_id'] === null || !shares(self)) return '';
+  const session = rows.filter(
+    (row) =>
+      row['session_id'] === self['session_id'] &&
+      row['project_key'] === self['project_key'] &&
+      shares(row),
+  );
+  const at = session.indexOf(self);
+  return [...session.slice(Math.max(0, at - 2), at), ...session.slice(at + 1, at + 2)]
+    .map((row) => String(row['content']).slice(0, 600).trim())
+    .join('\n');
+}
 
 interface Target {
   /** Runs SQL with search_path = schema, outside the store. */
@@ -79,8 +169,15 @@ function describeUpgrade(name: string, target: () => Target): void {
         expect(after.map((row) => row['id'])).toEqual(V1_IDS);
         after.forEach((row, i) => {
           const old = before[i]!;
-          for (const [column, value] of Object.entries(old))
-            expect(row[column], column).toEqual(value);
+          for (const [column, value] of Object.entries(old)) {
+            if (!REPLACED_BY_V5.has(column)) expect(row[column], column).toEqual(value);
+          }
+          // v5: the analysed terms of content and tags; no session, so no context.
+          expect(row).toMatchObject({
+            context: '',
+            lexical_body: lexicalColumns(String(old['content']), old['tags'] as string[], '').body,
+            lexical_context: '',
+          });
           expect(row).toMatchObject({
             author_user: null,
             author_host: null,
@@ -154,8 +251,9 @@ function describeUpgrade(name: string, target: () => Target): void {
           await raw.query<Record<string, unknown>>('SELECT * FROM memories ORDER BY seq')
         ).rows;
         after.forEach((row, i) => {
-          for (const [column, value] of Object.entries(before[i]!))
-            expect(row[column], column).toEqual(value);
+          for (const [column, value] of Object.entries(before[i]!)) {
+            if (!REPLACED_BY_V5.has(column)) expect(row[column], column).toEqual(value);
+          }
         });
         // Only the network capture whose first line names its page gains an address, in the write
         // path's form (host lower-case, default port, query and fragment dropped); the user's note that
@@ -199,31 +297,133 @@ function describeUpgrade(name: string, target: () => Target): void {
       }
     });
 
-    it('ends a fresh install and an upgrade with the same tables and columns', async () => {
-      const fresh = freshSchema('fresh');
-      const upgraded = freshSchema('up');
-      const fromV3 = freshSchema('up3');
-      const raw = await target().raw(upgraded);
-      await raw.exec(FIXTURE);
-      await (await target().raw(fromV3)).exec(FIXTURE_V3);
-      for (const schema of [fresh, upgraded, fromV3]) await (await target().open(schema)).close();
-      for (const table of [
-        'memories',
-        'active_memories',
-        'audit_log',
-        'vector_spaces',
-        'injections',
-        'session_taint',
-        'counters',
-        'remember_claims',
-        'schema_migrations',
-      ]) {
-        expect(await columns(raw, fresh, table), table).toEqual(
-          await columns(raw, upgraded, table),
+    it('opens a v3 schema made by its own SQL: contexts derived, terms in two weighted fields, statistics built (v5)', async () => {
+      const schema = freshSchema('v3');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V3);
+      await insertV3Session(raw);
+      const all = 'SELECT * FROM memories ORDER BY seq';
+      const before = (await raw.query<Record<string, unknown>>(all)).rows;
+      expect(await columns(raw, schema, 'memories')).not.toContain('context:text');
+      const store = await target().open(schema);
+      try {
+        const after = (await raw.query<Record<string, unknown>>(all)).rows;
+        expect(after.map((row) => row['id'])).toEqual(before.map((row) => row['id']));
+        after.forEach((row, i) => {
+          for (const [column, value] of Object.entries(before[i]!)) {
+            if (!REPLACED_BY_V5.has(column)) expect(row[column], column).toEqual(value);
+          }
+        });
+        // Every row's context by the rule, and its two lexical columns from content, tags and context.
+        const contexts = before.map((_, i) => contextRule(before, i));
+        expect(after.map((row) => row['context'])).toEqual(contexts);
+        expect(after.filter((row) => row['context'] !== '').map((row) => row['id'])).toEqual([
+          FAILED,
+          FIXED,
+          EDITED,
+        ]);
+        for (const row of after) {
+          const expected = lexicalColumns(
+            String(row['content']),
+            row['tags'] as string[],
+            String(row['context']),
+          );
+          expect(row, String(row['id'])).toMatchObject({
+            lexical_body: expected.body,
+            lexical_context: expected.context,
+          });
+        }
+        // The body at weight A and the context at weight B reach the tsvector.
+        const { rows: vectors } = await raw.query<{ v: string }>(
+          'SELECT lexical::text AS v FROM memories WHERE id = $1',
+          [EDITED],
         );
-        expect(await columns(raw, fresh, table), table).toEqual(await columns(raw, fromV3, table));
+        expect(vectors[0]?.v).toMatch(/'edit':\d+A/);
+        expect(vectors[0]?.v).toMatch(/'enospc':\d+B/);
+        // Term statistics: totals and per-term documents and body occurrences, counted here.
+        const fields = after.map((row) =>
+          lexicalColumns(String(row['content']), row['tags'] as string[], String(row['context'])),
+        );
+        const words = (text: string) => (text === '' ? [] : text.split(' '));
+        const { rows: state } = await raw.query<Record<string, unknown>>(
+          'SELECT analyzer, docs::int, body_terms::int, context_terms::int FROM lexical_state',
+        );
+        expect(state).toEqual([
+          {
+            analyzer: expect.stringContaining('porter2') as unknown,
+            docs: after.length,
+            body_terms: fields.reduce((n, f) => n + words(f.body).length, 0),
+            context_terms: fields.reduce((n, f) => n + words(f.context).length, 0),
+          },
+        ]);
+        const expectedTerms = new Map<string, { docs: number; body: number }>();
+        for (const f of fields) {
+          for (const term of new Set([...words(f.body), ...words(f.context)])) {
+            const entry = expectedTerms.get(term) ?? { docs: 0, body: 0 };
+            entry.docs += 1;
+            expectedTerms.set(term, entry);
+          }
+          for (const term of words(f.body)) expectedTerms.get(term)!.body += 1;
+        }
+        const { rows: terms } = await raw.query<{ term: string; docs: number; body: number }>(
+          'SELECT term, docs::int, body::int FROM lexical_terms ORDER BY term',
+        );
+        expect(new Map(terms.map((t) => [t.term, { docs: t.docs, body: t.body }]))).toEqual(
+          expectedTerms,
+        );
+        // Found through its own text first and, at the lower weight, through its neighbours'.
+        const hits = await store.searchLexical('ENOSPC', every);
+        expect(hits[0]?.id).toBe(FAILED);
+        expect(hits.map((h) => h.id).sort()).toEqual([FAILED, FIXED, EDITED].sort());
+        expect((await store.searchLexical('reinstall', every)).map((h) => h.id)).toEqual([PAGE]);
+        expect(await store.checkIntegrity()).toEqual([]);
+        // New writes keep the statistics: a capture in the session takes the edit as context.
+        await store.remember({
+          content: 'CI green again after the prune step',
+          projectKey: String(after.find((row) => row['id'] === EDITED)!['project_key']),
+          origin: 'local_exec',
+          originTool: 'Bash',
+          kind: 'capture',
+          sessionId: 'session-fixture-8',
+        });
+        expect((await store.searchLexical('ci.yml', every)).map((h) => h.id)).toContain(EDITED);
+        expect(await store.checkIntegrity()).toEqual([]);
+      } finally {
+        await store.close();
       }
     });
+
+    it.each([
+      ['v1', FIXTURE],
+      ['v3', FIXTURE_V3],
+    ])(
+      'ends a fresh install and an upgrade from %s with the same tables and columns',
+      async (_, sql) => {
+        const fresh = freshSchema('fresh');
+        const upgraded = freshSchema('up');
+        const raw = await target().raw(upgraded);
+        await raw.exec(sql);
+        for (const schema of [fresh, upgraded]) await (await target().open(schema)).close();
+        for (const table of [
+          'memories',
+          'active_memories',
+          'audit_log',
+          'vector_spaces',
+          'injections',
+          'session_taint',
+          'counters',
+          'remember_claims',
+          'schema_migrations',
+          'lexical_state',
+          'lexical_terms',
+          'model_state',
+        ]) {
+          expect(await columns(raw, fresh, table), table).toEqual(
+            await columns(raw, upgraded, table),
+          );
+        }
+      },
+    );
 
     it('never records a migration that failed, and leaves none of its DDL behind', async () => {
       const schema = freshSchema('fail');

@@ -127,6 +127,68 @@ export async function deleteVectors(
   }
 }
 
+/** Removes every vector of memory `seq`, of every model (its text changed). */
+export async function deleteAllVectors(db: PgQueryable, seq: number): Promise<void> {
+  for (const space of await listSpaces(db)) {
+    await db.query(`DELETE FROM ${space.table} WHERE seq = $1`, [seq]);
+  }
+}
+
+/** Stores an extra vector of `vector.model` for memory `seq`, replacing only that model's. */
+export async function putExtraVector(
+  db: PgQueryable,
+  support: VectorSupport,
+  seq: number,
+  vector: MemoryVector,
+): Promise<void> {
+  await deleteVectors(db, seq, vector.model);
+  const space = await ensureSpace(db, support, vector.model, vector.values.length);
+  const cast = space.storage === 'pgvector' ? `::${support.schema}.vector` : '';
+  await db.query(`INSERT INTO ${space.table} (seq, embedding) VALUES ($1, $2${cast})`, [
+    seq,
+    columnValue(space, vector.values),
+  ]);
+}
+
+/** Drops every space of `model`; memories whose sentence vector it was are left unembedded. */
+export async function deleteModel(db: PgQueryable, model: string): Promise<number> {
+  let removed = 0;
+  for (const space of await listSpaces(db, model)) {
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${space.table}`);
+    removed += Number(rows[0]?.n ?? 0);
+    await db.exec(`DROP TABLE ${space.table}`);
+    await db.query('DELETE FROM vector_spaces WHERE id = $1', [space.id]);
+  }
+  await db.query('UPDATE memories SET embedding_model = NULL WHERE embedding_model = $1', [model]);
+  return removed;
+}
+
+/** Stored vectors of `model` for the memories `ids` that have one. */
+export async function vectorsOf(
+  db: PgQueryable,
+  ids: readonly string[],
+  model: string,
+): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  for (const space of await listSpaces(db, model)) {
+    const { rows } = await db.query<{ id: string; embedding: unknown }>(
+      `SELECT m.id AS id, ${embeddingRead(space)} AS embedding FROM memories m
+       JOIN ${space.table} v ON v.seq = m.seq WHERE m.id = ANY($1::text[])`,
+      [[...ids]],
+    );
+    for (const row of rows) out.set(row.id, valuesOf(space, row.embedding));
+  }
+  return out;
+}
+
+/** The SQL condition "memory `m` holds no vector of `model`" over its spaces. */
+export async function lacksVectorSql(db: PgQueryable, model: string): Promise<string> {
+  const tables = (await listSpaces(db, model)).map((space) => space.table);
+  return tables.length === 0
+    ? 'true'
+    : tables.map((t) => `NOT EXISTS (SELECT 1 FROM ${t} v WHERE v.seq = m.seq)`).join(' AND ');
+}
+
 /** The bound value of `values` for a space's column. */
 export function columnValue(space: VectorSpace, values: Float32Array): unknown {
   return space.storage === 'pgvector' ? vectorLiteral(values) : Buffer.from(vectorBytes(values));

@@ -1,8 +1,8 @@
 /**
  * The write operations of the PostgreSQL store, the same rules as the SQLite adapter's. Each function
  * runs inside the caller's transaction and touches the row, the vector table and the audit buffer
- * together, so a rollback at any point leaves no trace; the tsvector follows the row by construction
- * (a generated column over `lexical_text`).
+ * together, so a rollback at any point leaves no trace. The tsvector follows the row's lexical columns by
+ * construction (a generated column); contexts and term statistics follow through postgres-lexical.ts.
  */
 import { MemoryError } from '../../core/errors.js';
 import { isMemoryId, type Memory, type MemoryId, validateNewMemory } from '../../core/memory.js';
@@ -21,17 +21,18 @@ import {
 import type { PgQueryable } from './pg-like.js';
 import { insertAnchorSet } from './postgres-anchors.js';
 import type { AuditBuffer } from './postgres-audit.js';
+import { fieldsOf, indexNewRow, type LexicalTally, refreshAround } from './postgres-lexical.js';
 import {
   insertMemoryRow,
   isoOf,
   isoOrNull,
-  lexicalText,
+  lexicalColumns,
   MEMORY_COLUMNS,
   type PgMemoryRow,
   selectRowById,
   toMemory,
 } from './postgres-rows.js';
-import { deleteVectors, putVector, type VectorSupport } from './postgres-vectors.js';
+import { deleteAllVectors, putVector, type VectorSupport } from './postgres-vectors.js';
 
 export interface PgWriteContext {
   db: PgQueryable;
@@ -40,6 +41,8 @@ export interface PgWriteContext {
   at: string;
   vectors: VectorSupport;
   audit: AuditBuffer;
+  /** The term statistics' changes, written just before commit. */
+  lexical: LexicalTally;
   /** Stamped on new memories; undefined leaves their author unknown. */
   author?: Author | undefined;
 }
@@ -104,6 +107,7 @@ async function insertNew(
   if (!isMemoryId(id)) throw new Error(`IdSource produced "${id}", which is not a ULID`);
   const memory = newMemoryRow(prepared, id, ctx.at, supersedes, ctx.author);
   const seq = await insertMemoryRow(ctx.db, memory);
+  await indexNewRow(ctx.db, ctx.lexical, seq);
   if (prepared.vector !== undefined)
     await putVector(ctx.db, ctx.vectors, seq, null, prepared.vector);
   if (prepared.anchors !== undefined) await insertAnchorSet(ctx.db, id, prepared.anchors, ctx.at);
@@ -198,10 +202,13 @@ export async function updateIn(
     }
   }
   const seq = Number(row.seq);
-  if (contentChanged) await deleteVectors(ctx.db, seq, row.embedding_model);
+  if (contentChanged) await deleteAllVectors(ctx.db, seq);
+  const lexical = lexicalColumns(fields.content, fields.tags, row.context);
+  ctx.lexical.add(fieldsOf(row), -1);
+  ctx.lexical.add(fieldsOf({ ...row, content: fields.content, tags: fields.tags }), 1);
   await ctx.db.query(
     `UPDATE memories SET content = $1, content_hash = $2, kind = $3, visibility = $4, tags = $5,
-     pinned = $6, updated_at = $7, embedding_model = $8, lexical_text = $9, team_visible = $10
+     pinned = $6, updated_at = $7, embedding_model = $8, lexical_body = $9, team_visible = $10
      WHERE seq = $11`,
     [
       fields.content,
@@ -212,11 +219,13 @@ export async function updateIn(
       fields.pinned,
       ctx.at,
       contentChanged ? null : row.embedding_model,
-      lexicalText(fields.content, fields.tags),
+      lexical.body,
       patch.teamVisible ?? row.team_visible,
       seq,
     ],
   );
+  // Neighbours quote this memory's content in their context.
+  if (contentChanged) await refreshAround(ctx.db, ctx.lexical, row, { self: false });
   ctx.audit.add(ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
   return reread(ctx.db, id);
 }
@@ -227,6 +236,9 @@ export async function forgetIn(ctx: PgWriteContext, id: MemoryId): Promise<boole
   // The vector rows go with the memory (ON DELETE CASCADE). Links from other memories are left as they
   // are: forgetting a correction must not resurrect the memory it superseded.
   await ctx.db.query('DELETE FROM memories WHERE seq = $1', [row.seq]);
+  ctx.lexical.add(fieldsOf(row), -1);
+  // Forgetting removes the text from the neighbours' context too.
+  await refreshAround(ctx.db, ctx.lexical, row, { self: false });
   ctx.audit.add(ctx.at, 'forget', id, {
     contentHash: row.content_hash,
     projectKey: row.project_key,
@@ -260,7 +272,9 @@ export async function importIn(
       );
     }
   }
+  // An export is restored as it was, context included: the identity of export → import.
   const seq = await insertMemoryRow(ctx.db, { ...memory, embeddingModel: null });
+  ctx.lexical.add(fieldsOf(memory), 1);
   if (vector !== null) {
     await putVector(ctx.db, ctx.vectors, seq, null, {
       model: vector.model,
@@ -285,6 +299,10 @@ export async function setQuarantineIn(
   if (row === undefined) throw notFound(id);
   if (row.quarantine === state) return toMemory(row);
   await ctx.db.query('UPDATE memories SET quarantine = $1 WHERE seq = $2', [state, row.seq]);
+  // A rejected memory neither gives nor gets context (core/text/capture-context.ts).
+  if ((state === 'rejected') !== (row.quarantine === 'rejected')) {
+    await refreshAround(ctx.db, ctx.lexical, row);
+  }
   ctx.audit.add(ctx.at, 'quarantine', id, { actor: actor.trim(), from: row.quarantine, to: state });
   return reread(ctx.db, id);
 }

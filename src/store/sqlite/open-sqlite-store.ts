@@ -19,10 +19,12 @@ import { assertAuthor, type Author } from '../write-rules.js';
 import { rotateBackups } from './sqlite-backup-files.js';
 import { configureConnection } from './sqlite-connection.js';
 import { translateSqliteError } from './sqlite-errors.js';
+import { ensureLexicalIndex, lexicalIndexStale } from './sqlite-lexical.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 import { migrate } from './sqlite-migrate.js';
 import { MIGRATIONS, VIEWS } from './sqlite-schema.js';
 import { SqliteMemoryStore } from './sqlite-store.js';
+import { immediateTransaction } from './sqlite-tx.js';
 
 export interface OpenSqliteStoreOptions {
   /** Database file. Its directory is created (mode 0700) when missing. */
@@ -92,6 +94,9 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       views: VIEWS,
       rekeyProject: options.rekeyProject,
     });
+    // The lexical index is built in code (core's analyser): right after the v8 migration, or when the
+    // analyser or the context rule changed. Once per store; re-checked under the write lock.
+    if (lexicalIndexStale(db)) immediateTransaction(db, () => ensureLexicalIndex(db));
     if (report.backupPath !== null) rotateBackups(path);
     return new SqliteMemoryStore({
       db,

@@ -65,7 +65,29 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   // v7: the source address, parsed from the first line of fetch captures only ("Fetched <url>:"); no
   // fixture before v7 holds one, so every row reads null (the backfill itself: sqlite-schema.source.test.ts).
   7: () => ({ sourceUrl: null }),
+  // v8: each row's context is its session neighbours' content (see v8ContextOf), built on first open.
+  8: () => ({}),
 };
+
+/**
+ * The v8 context rule written out independently of the store (core/text/capture-context.ts): the two
+ * previous and the next memory of the same session and project, in write order (ids are sortable and the
+ * fixtures wrote in id order), each cut to 600 characters, joined by newlines; only memories whose origin
+ * is not untrusted and that were not rejected give or get context.
+ */
+function v8ContextOf(memories: readonly ExportedMemory[], index: number): string {
+  const shares = (m: ExportedMemory) =>
+    ['high', 'medium', 'low'].includes(m.trustBand) && m.quarantine !== 'rejected';
+  const self = memories[index]!;
+  if (self.sessionId === null || !shares(self)) return '';
+  const session = memories.filter(
+    (m) => m.sessionId === self.sessionId && m.projectKey === self.projectKey && shares(m),
+  );
+  const at = session.indexOf(self);
+  return [...session.slice(Math.max(0, at - 2), at), ...session.slice(at + 1, at + 2)]
+    .map((m) => m.content.slice(0, 600).trim())
+    .join('\n');
+}
 
 interface Manifest {
   schemaVersion: number;
@@ -156,6 +178,32 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
         expect(memory, memory.id).toMatchObject(expected!(manifest.memories[i]!));
       });
     }
+  });
+
+  it('derives the context of every row from its session neighbours and indexes it (v8)', async () => {
+    const contexts = exported.map((_, i) => v8ContextOf(exported, i));
+    expect(exported.map((m) => m.context)).toEqual(contexts);
+    const everyState = { limit: 50, includeSuperseded: true, quarantine: [...QUARANTINE_STATES] };
+    for (const [i, memory] of exported.entries()) {
+      // Every memory is found by a word of its own text and, when it has context, by a word only there.
+      const own = memory.content.match(/[a-z]{5,}/i)?.[0];
+      if (own !== undefined) {
+        expect(
+          (await store.searchLexical(own, everyState)).map((h) => h.id),
+          own,
+        ).toContain(memory.id);
+      }
+      const borrowed = contexts[i]!.split(/[^a-z]+/i).find(
+        (word) => word.length >= 6 && !memory.content.toLowerCase().includes(word.toLowerCase()),
+      );
+      if (borrowed !== undefined) {
+        expect(
+          (await store.searchLexical(borrowed, everyState)).map((h) => h.id),
+          borrowed,
+        ).toContain(memory.id);
+      }
+    }
+    expect(inspectSqliteFile(path).problems).toEqual([]);
   });
 
   it('backfills the trigram index of the identifier leg and keeps it searchable', async () => {

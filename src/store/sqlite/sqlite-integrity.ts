@@ -1,13 +1,17 @@
 /**
  * The store's self-check for `mnemo doctor` (threat model S3): page-level integrity, both full-text
- * indexes against their content table, vectors against live rows, and the audit hash chain. Reads
+ * indexes (the trigram one against its content table, the lexical one row by row), vectors against live
+ * rows, and the audit hash chain. Reads
  * only: FTS5's `integrity-check` command is written as an INSERT but changes nothing.
  */
 import { verifyAuditChain } from './sqlite-audit.js';
 import type { SqliteLike } from './sqlite-like.js';
 
-/** Full-text tables whose index must match the memories table. */
-const FTS_TABLES = ['memories_fts', 'memories_terms'] as const;
+/**
+ * Full-text tables: their own structure is checked, and the external-content ones against `memories`
+ * (memories_fts is a backup's from before v7, which replaced it with memories_lex).
+ */
+const FTS_TABLES = ['memories_fts', 'memories_lex', 'memories_terms'] as const;
 
 /** Every problem found, one line each; `[]` when the store is healthy. */
 export function integrityProblems(db: SqliteLike): string[] {
@@ -29,6 +33,7 @@ export function integrityProblems(db: SqliteLike): string[] {
       problems.push(`${table}: ${(error as Error).message}`);
     }
   }
+  if (present.has('lexical_state')) problems.push(...lexicalIndexProblems(db));
   const spaces = present.has('vector_spaces')
     ? (db.prepare('SELECT table_name AS name FROM vector_spaces').all() as { name: string }[])
     : [];
@@ -40,5 +45,29 @@ export function integrityProblems(db: SqliteLike): string[] {
   }
   const broken = verifyAuditChain(db);
   if (broken !== null) problems.push(`audit chain breaks at entry ${broken}`);
+  return problems;
+}
+
+/**
+ * The contentless lexical index cannot be compared with its content by FTS5, so the rows are: one entry
+ * per memory, none for a memory that is gone, and totals that count every entry.
+ */
+function lexicalIndexProblems(db: SqliteLike): string[] {
+  const n = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
+  const problems: string[] = [];
+  const missing = n(
+    'SELECT count(*) AS n FROM memories WHERE seq NOT IN (SELECT id FROM memories_lex_docsize)',
+  );
+  if (missing > 0)
+    problems.push(`memories_lex: ${missing} memories missing from the lexical index`);
+  const orphans = n(
+    'SELECT count(*) AS n FROM memories_lex_docsize WHERE id NOT IN (SELECT seq FROM memories)',
+  );
+  if (orphans > 0) problems.push(`memories_lex: ${orphans} index entries without a memory`);
+  const docs = n('SELECT docs AS n FROM lexical_state WHERE id = 1');
+  const entries = n('SELECT count(*) AS n FROM memories_lex_docsize');
+  if (docs !== entries) {
+    problems.push(`memories_lex: totals count ${docs} documents, the index holds ${entries}`);
+  }
   return problems;
 }

@@ -185,11 +185,11 @@ describe('sqlite migrations', () => {
     const bands = db.prepare('SELECT DISTINCT probe FROM active_memories').pluck().all();
     expect(bands).toEqual(['legacy']);
     const hits = db
-      .prepare("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'survivor'")
+      .prepare("SELECT count(*) FROM memories_lex WHERE memories_lex MATCH 'survivor'")
       .pluck()
       .get();
     expect(hits).toBe(5);
-    db.exec("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')");
+    db.exec("INSERT INTO memories_lex (memories_lex) VALUES ('integrity-check')");
     db.close();
     const error = await rejection(openSqliteStore({ path }));
     expect(isMemoryError(error, 'SCHEMA_TOO_NEW')).toBe(true);

@@ -168,7 +168,8 @@ describe('openSqliteStore', () => {
     await store.close();
     const db = openRawSqlite(path);
     db.exec('VACUUM');
-    db.exec("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')");
+    db.exec("INSERT INTO memories_lex (memories_lex) VALUES ('integrity-check')");
+    db.exec("INSERT INTO memories_terms (memories_terms, rank) VALUES ('integrity-check', 1)");
     db.close();
     const reopened = await openSqliteStore({ path });
     const hits = await reopened.searchVector(

@@ -6,6 +6,7 @@
 import { MemoryError } from '../../core/errors.js';
 import type { Memory, MemoryId, QuarantineState } from '../../core/memory.js';
 import { appendAudit } from './sqlite-audit.js';
+import { refreshAround } from './sqlite-lexical.js';
 import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import { recordAccessIn, reread, type WriteContext } from './sqlite-writes.js';
 
@@ -31,6 +32,8 @@ export function setQuarantineIn(
   const row = existing(ctx, id);
   if (row.quarantine === state) return toMemory(row);
   ctx.db.prepare('UPDATE memories SET quarantine = ? WHERE seq = ?').run(state, row.seq);
+  // A rejected memory neither gives nor gets context (core/text/capture-context.ts).
+  if ((state === 'rejected') !== (row.quarantine === 'rejected')) refreshAround(ctx.db, row);
   appendAudit(ctx.db, ctx.at, 'quarantine', id, {
     actor: actor.trim(),
     from: row.quarantine,

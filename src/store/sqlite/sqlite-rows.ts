@@ -2,6 +2,7 @@
  * Mapping between `memories` rows and the `Memory` model. The key order of `toMemory` is the key order
  * of exports, which is what makes export → import → export byte-identical.
  */
+import { MemoryError } from '../../core/errors.js';
 import type {
   GateReason,
   Memory,
@@ -43,6 +44,7 @@ export interface MemoryRow {
   team_visible: number;
   source_url: string | null;
   source_host: string | null;
+  context: string;
 }
 
 export function toMemory(row: MemoryRow): Memory {
@@ -75,6 +77,7 @@ export function toMemory(row: MemoryRow): Memory {
     authorHost: row.author_host,
     teamVisible: row.team_visible === 1,
     sourceUrl: row.source_url,
+    context: row.context,
   };
 }
 
@@ -108,6 +111,7 @@ const COLUMNS = [
   'team_visible',
   'source_url',
   'source_host',
+  'context',
 ] as const;
 
 const INSERT_SQL = `INSERT INTO memories (${COLUMNS.join(', ')})
@@ -145,6 +149,7 @@ export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
     memory.teamVisible ? 1 : 0,
     memory.sourceUrl,
     sourceHostOf(memory.sourceUrl),
+    memory.context,
   ];
   const row = db.prepare(INSERT_SQL).get(...values) as { seq: number };
   return row.seq;
@@ -152,4 +157,13 @@ export function insertMemoryRow(db: SqliteLike, memory: Memory): number {
 
 export function selectRowById(db: SqliteLike, id: string): MemoryRow | undefined {
   return db.prepare('SELECT * FROM memories WHERE id = ?').get(id) as MemoryRow | undefined;
+}
+
+/** The row of `id`; throws NOT_FOUND naming the command that lists ids. */
+export function existingRow(db: SqliteLike, id: string): MemoryRow {
+  const row = selectRowById(db, id);
+  if (row === undefined) {
+    throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
+  }
+  return row;
 }

@@ -343,6 +343,54 @@ function backfillSourceV7(db: SqliteLike): void {
   }
 }
 
+// v8: recall quality (tuned lexical scoring over weighted fields, a second vector per memory).
+// - `context` is the text around a memory when it was captured: the content of its neighbours in the
+//   same session (core/text/capture-context.ts says which and how much). It is a separate lexical field
+//   weighted below the memory's own text. Existing rows are backfilled by the store on open, in the same
+//   pass that builds the new index (the rule lives in code, not in frozen SQL).
+// - memories_lex replaces memories_fts: a contentless FTS5 index of the terms core's analyser produces
+//   (core/text/analyze.ts: Porter2 stemming, accents folded), in two columns, `body` (content and tags)
+//   and `context`. The unicode61 tokenizer only splits those terms on spaces, so every backend indexes
+//   exactly the terms core scores (BM25F, core/ranking/bm25f.ts). The store fills it in code because
+//   SQL cannot run the analyser; `lexical_state` records which analyser built it and the collection
+//   totals BM25F needs (documents, terms per field). analyzer '' means "not built yet": the first open
+//   after this migration builds it, in one transaction.
+// - memories_lex_vocab exposes document frequencies per term (fts5vocab 'row'), memories_lex_columns
+//   occurrences per term and field ('col'): the word frequencies of the static word-vector leg.
+// - Vectors: one per (memory, model). `embedding_model` still names the memory's sentence-model vector;
+//   other models' vectors (the word-vector leg's) live beside it in their own vec0 spaces, found by
+//   rowid, and are derived data: recomputed by the engine, not exported.
+// - model_state keeps what a store-derived embedding model needs to embed a query like the stored rows
+//   (the static word-vector leg's common component, retrieval/word-vectors), keyed by model id.
+const V8 = `
+ALTER TABLE memories ADD COLUMN context TEXT NOT NULL DEFAULT '';
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+DROP TABLE memories_fts;
+CREATE VIRTUAL TABLE memories_lex USING fts5(
+  body, context,
+  content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+CREATE VIRTUAL TABLE memories_lex_vocab USING fts5vocab(memories_lex, 'row');
+CREATE VIRTUAL TABLE memories_lex_columns USING fts5vocab(memories_lex, 'col');
+CREATE TABLE lexical_state (
+  id            INTEGER PRIMARY KEY CHECK (id = 1),
+  analyzer      TEXT    NOT NULL,
+  docs          INTEGER NOT NULL CHECK (docs >= 0),
+  body_terms    INTEGER NOT NULL CHECK (body_terms >= 0),
+  context_terms INTEGER NOT NULL CHECK (context_terms >= 0)
+);
+INSERT INTO lexical_state (id, analyzer, docs, body_terms, context_terms) VALUES (1, '', 0, 0, 0);
+CREATE INDEX memories_session_seq ON memories (session_id, seq) WHERE session_id IS NOT NULL;
+CREATE TABLE model_state (
+  model      TEXT PRIMARY KEY,
+  state      TEXT NOT NULL CHECK (json_valid(state)),
+  updated_at TEXT NOT NULL
+);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -352,6 +400,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'code-anchors', sql: V5 },
   { version: 6, name: 'teams', sql: V6, backfill: rekeyProjects },
   { version: 7, name: 'source-address', sql: V7, backfill: backfillSourceV7 },
+  { version: 8, name: 'recall-quality', sql: V8 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

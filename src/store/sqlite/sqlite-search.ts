@@ -3,7 +3,8 @@
  * review state),
  * the FTS5 query built from arbitrary user text, and vector KNN / exact-scan statements.
  */
-import { isoBound, lexicalTerms, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
+import { analyzeQuery } from '../../core/text/analyze.js';
+import { isoBound, MAX_QUERY_TERMS, substringTerms } from '../query-terms.js';
 import type { ListOptions, MemoryFilter } from '../store.js';
 import type { SqliteValue } from './sqlite-like.js';
 
@@ -13,13 +14,17 @@ export interface SqlFragment {
 }
 
 /**
- * Turns any string into a safe FTS5 MATCH expression: plain terms, each quoted as an FTS5 string, OR-ed
- * so bm25 ranks documents matching more of them first. Returns null when nothing is searchable.
+ * The FTS5 MATCH expression of analysed query terms (core/text/analyze.ts): each term quoted as an FTS5
+ * string, OR-ed, so any memory holding one of them is a candidate. Null when nothing is searchable.
  */
-export function buildFtsQuery(input: string, maxTerms = MAX_QUERY_TERMS): string | null {
-  const terms = lexicalTerms(input, maxTerms);
+export function ftsMatchOf(terms: readonly string[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/** Turns any string into a safe FTS5 MATCH expression over the analysed terms; null when none. */
+export function buildFtsQuery(input: string): string | null {
+  return ftsMatchOf(analyzeQuery(input));
 }
 
 /**
@@ -132,12 +137,16 @@ export function listSql(options: ListOptions): SqlFragment {
   };
 }
 
-/** Lexical candidates: -bm25 as score, ties broken by seq for stable output. */
-export function lexicalSql(filter: SqlFragment): string {
-  return `SELECT m.id AS id, -bm25(memories_fts) AS score
-    FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-    WHERE memories_fts MATCH ? AND ${filter.sql}
-    ORDER BY score DESC, m.seq LIMIT ?`;
+/**
+ * Lexical candidates for core's BM25F: FTS5 finds the rows holding a query term and orders them by its
+ * own bm25 with the same field weights (k1 and b fixed there), which is close enough to pick the pool
+ * that BM25F re-scores. Bind: match, filter params, body weight, context weight, limit.
+ */
+export function lexicalCandidatesSql(filter: SqlFragment): string {
+  return `SELECT m.seq AS seq, m.id AS id, m.content AS content, m.tags AS tags, m.context AS context
+    FROM memories_lex JOIN memories m ON m.seq = memories_lex.rowid
+    WHERE memories_lex MATCH ? AND ${filter.sql}
+    ORDER BY bm25(memories_lex, ?, ?), m.seq LIMIT ?`;
 }
 
 /**

@@ -37,6 +37,7 @@ import type {
   InjectionQuery,
   InjectionRecord,
   LexicalHit,
+  LexicalSearchOptions,
   ListOptions,
   MemoryFilter,
   MemoryGroupCount,
@@ -53,6 +54,7 @@ import type {
   StoreCapabilities,
   StoreDescription,
   StoreStats,
+  TermCounts,
   VectorHit,
 } from '../store.js';
 import {
@@ -67,7 +69,7 @@ import {
   prepareMemory,
 } from '../write-rules.js';
 import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './sqlite-anchors.js';
-import { auditTrailOf } from './sqlite-audit.js';
+import { appendAudit, auditTrailOf } from './sqlite-audit.js';
 import { countGroupsIn, countIn, listHeatIn, listIn } from './sqlite-browse.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import {
@@ -79,29 +81,16 @@ import {
 } from './sqlite-history.js';
 import { injectedIdsOf, listInjectionsFrom, recordInjectionIn } from './sqlite-injections.js';
 import { integrityProblems } from './sqlite-integrity.js';
+import * as lexical from './sqlite-lexical.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { recordClusterIn, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
-import { type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
-import {
-  buildFilter,
-  buildFtsQuery,
-  buildTermsQuery,
-  lexicalSql,
-  termsSql,
-} from './sqlite-search.js';
-import {
-  bumpCounterIn,
-  clearTaintIn,
-  countSessionWritesIn,
-  markTaintedIn,
-  readCountersFrom,
-  readTaint,
-  recordClaimIn,
-  takeClaimIn,
-} from './sqlite-sessions.js';
+import { existingRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
+import { buildFilter, buildTermsQuery, termsSql } from './sqlite-search.js';
+import * as sessions from './sqlite-sessions.js';
 import { statsOf } from './sqlite-stats.js';
 import { immediateTransaction } from './sqlite-tx.js';
 import { vectorSearchIn } from './sqlite-vector-search.js';
+import { deleteModel, putExtraVector, unembeddedRows, vectorsOf } from './sqlite-vectors.js';
 import {
   forgetIn,
   importIn,
@@ -236,33 +225,51 @@ export class SqliteMemoryStore implements MemoryStore {
     this.#write('set-vector', (ctx) => setVectorIn(ctx, id, vector));
   }
 
+  async setExtraVector(id: MemoryId, vector: MemoryVector): Promise<void> {
+    assertValidVector(vector);
+    this.#write('set-extra-vector', ({ db }) => {
+      const row = existingRow(db, id);
+      putExtraVector(db, row.seq, vector); // derived data, like the lexical index: no audit entry
+    });
+  }
+
+  async getVectors(ids: readonly MemoryId[], model: string): Promise<Map<MemoryId, Float32Array>> {
+    if (ids.length === 0) return new Map();
+    return this.#read((db) => vectorsOf(db, ids, model));
+  }
+
+  async deleteVectorModel(model: string): Promise<number> {
+    return this.#write('delete-vector-model', ({ db, at }) => {
+      const removed = deleteModel(db, model);
+      appendAudit(db, at, 'delete-vector-model', null, { model, removed });
+      return removed;
+    });
+  }
+
+  async termCounts(terms: readonly string[]): Promise<TermCounts> {
+    return this.#read((db) => lexical.bodyTermCounts(db, terms));
+  }
+
+  async getModelState(model: string): Promise<Record<string, unknown> | undefined> {
+    return this.#read((db) => lexical.readModelState(db, model));
+  }
+
+  async setModelState(model: string, state: Record<string, unknown>): Promise<void> {
+    this.#write('model-state', ({ db, at }) => lexical.writeModelState(db, model, state, at));
+  }
+
   async listUnembedded(model: string, limit: number, scope?: Scope): Promise<Memory[]> {
     if (!(limit > 0)) return [];
     const filterScope = scope === undefined ? {} : this.#scoped({ scope });
     // The shared filter: the scope when given, never superseded or rejected memories.
     const filter = buildFilter(filterScope);
-    return this.#read((db) => {
-      const rows = db
-        .prepare(
-          `SELECT m.* FROM memories m WHERE ${filter.sql}
-           AND (m.embedding_model IS NULL OR m.embedding_model <> ?) ORDER BY m.seq LIMIT ?`,
-        )
-        .all(...filter.params, model, Math.floor(limit)) as MemoryRow[];
-      return rows.map(toMemory);
-    });
+    return this.#read((db) => unembeddedRows(db, model, Math.floor(limit), filter).map(toMemory));
   }
 
-  async searchLexical(query: string, input: SearchOptions): Promise<LexicalHit[]> {
+  async searchLexical(query: string, input: LexicalSearchOptions): Promise<LexicalHit[]> {
     const options = this.#scoped(input);
-    const match = buildFtsQuery(String(query));
-    if (match === null || !(options.limit > 0)) return [];
-    const filter = buildFilter(options);
-    return this.#read(
-      (db) =>
-        db
-          .prepare(lexicalSql(filter))
-          .all(match, ...filter.params, Math.floor(options.limit)) as LexicalHit[],
-    );
+    if (!(options.limit > 0)) return [];
+    return this.#read((db) => lexical.searchLexicalIn(db, String(query), options));
   }
 
   async searchTerms(terms: readonly string[], input: SearchOptions): Promise<LexicalHit[]> {
@@ -355,23 +362,23 @@ export class SqliteMemoryStore implements MemoryStore {
   ): Promise<void> {
     assertText(sessionId, 'A session id');
     assertText(origin, 'The tainting origin');
-    this.#write('taint', (ctx) => markTaintedIn(ctx, sessionId, origin, toolName));
+    this.#write('taint', (ctx) => sessions.markTaintedIn(ctx, sessionId, origin, toolName));
   }
 
   async clearSessionTaint(sessionId: string): Promise<void> {
     assertText(sessionId, 'A session id');
-    this.#write('untaint', (ctx) => clearTaintIn(ctx, sessionId));
+    this.#write('untaint', (ctx) => sessions.clearTaintIn(ctx, sessionId));
   }
 
   async getSessionTaint(sessionId: string): Promise<SessionTaint> {
-    return this.#read((db) => readTaint(db, sessionId));
+    return this.#read((db) => sessions.readTaint(db, sessionId));
   }
 
   async recordRememberClaim(claim: Omit<RememberClaim, 'at'>): Promise<void> {
     assertText(claim.sessionId, 'A claim session id');
     assertText(claim.contentHash, 'A claim content hash');
     this.#write('claim', (ctx) =>
-      recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
+      sessions.recordClaimIn(ctx, { ...claim, toolUseId: claim.toolUseId ?? null }),
     );
   }
 
@@ -380,21 +387,21 @@ export class SqliteMemoryStore implements MemoryStore {
     maxAgeMs: number,
   ): Promise<RememberClaim | undefined> {
     assertMaxAge(maxAgeMs);
-    return this.#write('take-claim', (ctx) => takeClaimIn(ctx, contentHash, maxAgeMs));
+    return this.#write('take-claim', (ctx) => sessions.takeClaimIn(ctx, contentHash, maxAgeMs));
   }
 
   async countSessionWrites(sessionId: string, origin: string, sinceIso: string): Promise<number> {
     const bound = normaliseInstant(sinceIso);
-    return this.#read((db) => countSessionWritesIn(db, sessionId, origin, bound));
+    return this.#read((db) => sessions.countSessionWritesIn(db, sessionId, origin, bound));
   }
 
   async bumpCounter(name: string, by = 1): Promise<void> {
     assertCounterStep(name, by);
-    this.#write('counter', (ctx) => bumpCounterIn(ctx, name, by));
+    this.#write('counter', (ctx) => sessions.bumpCounterIn(ctx, name, by));
   }
 
   async readCounters(sinceDay: string): Promise<CounterRow[]> {
-    return this.#read((db) => readCountersFrom(db, sinceDay));
+    return this.#read((db) => sessions.readCountersFrom(db, sinceDay));
   }
 
   async checkIntegrity(): Promise<string[]> {

@@ -1,11 +1,14 @@
 /**
  * Vector storage: one sqlite-vec `vec0` table per (model, dimension), registered in `vector_spaces` and
  * keyed by the memory's `seq`. Vectors of different models never share a table, so a query can only meet
- * vectors of its own model. Tables are created lazily inside the caller's write transaction.
+ * vectors of its own model. A memory holds at most one vector per model: its sentence vector (named by
+ * `memories.embedding_model`) and any number of extra ones (the word-vector leg's), each in its model's
+ * space. Tables are created lazily inside the caller's write transaction.
  */
 import type { MemoryVector } from '../../core/memory.js';
 import { vectorBytes, vectorFromBytes } from '../write-rules.js';
-import type { SqliteLike } from './sqlite-like.js';
+import type { SqliteLike, SqliteValue } from './sqlite-like.js';
+import type { MemoryRow } from './sqlite-rows.js';
 
 interface SpaceRow {
   id: number;
@@ -46,6 +49,72 @@ export function deleteVectors(db: SqliteLike, seq: number, model: string | null)
   for (const space of spacesOf(db, model)) {
     db.prepare(`DELETE FROM ${space.table_name} WHERE rowid = ?`).run(seq);
   }
+}
+
+/** Removes every vector of memory `seq`, of every model (the memory is gone or its text changed). */
+export function deleteAllVectors(db: SqliteLike, seq: number): void {
+  const spaces = db.prepare('SELECT table_name FROM vector_spaces').all() as SpaceRow[];
+  for (const space of spaces)
+    db.prepare(`DELETE FROM ${space.table_name} WHERE rowid = ?`).run(seq);
+}
+
+/** Stores an extra vector of `vector.model` for memory `seq`, replacing only that model's. */
+export function putExtraVector(db: SqliteLike, seq: number, vector: MemoryVector): void {
+  deleteVectors(db, seq, vector.model);
+  const table = ensureSpace(db, vector.model, vector.values.length);
+  db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (CAST(? AS INTEGER), ?)`).run(
+    seq,
+    Buffer.from(vectorBytes(vector.values)),
+  );
+}
+
+/** Drops every space of `model`; memories whose sentence vector it was are left unembedded. */
+export function deleteModel(db: SqliteLike, model: string): number {
+  let removed = 0;
+  for (const space of spacesOf(db, model)) {
+    removed += (db.prepare(`SELECT count(*) AS n FROM ${space.table_name}`).get() as { n: number })
+      .n;
+    db.exec(`DROP TABLE ${space.table_name}`);
+    db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(space.id);
+  }
+  db.prepare('UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?').run(model);
+  return removed;
+}
+
+/** Stored vectors of `model` for the memories `ids` that have one. */
+export function vectorsOf(
+  db: SqliteLike,
+  ids: readonly string[],
+  model: string,
+): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  for (const space of spacesOf(db, model)) {
+    const rows = db
+      .prepare(
+        `SELECT m.id AS id, v.embedding AS embedding FROM memories m JOIN ${space.table_name} v
+         ON v.rowid = m.seq WHERE m.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as { id: string; embedding: Uint8Array }[];
+    for (const row of rows) out.set(row.id, vectorFromBytes(row.embedding));
+  }
+  return out;
+}
+
+/** Rows matching `filter` that hold no vector of `model`, oldest first. */
+export function unembeddedRows(
+  db: SqliteLike,
+  model: string,
+  limit: number,
+  filter: { sql: string; params: SqliteValue[] },
+): MemoryRow[] {
+  const tables = spacesOf(db, model).map((space) => space.table_name);
+  const lacks =
+    tables.length === 0
+      ? '1'
+      : tables.map((t) => `NOT EXISTS (SELECT 1 FROM ${t} v WHERE v.rowid = m.seq)`).join(' AND ');
+  return db
+    .prepare(`SELECT m.* FROM memories m WHERE ${filter.sql} AND ${lacks} ORDER BY m.seq LIMIT ?`)
+    .all(...filter.params, limit) as MemoryRow[];
 }
 
 /** Stores `vector` for memory `seq`, replacing whatever vector `currentModel` had stored. */

@@ -26,9 +26,10 @@ import {
 import { importAnchors, insertAnchorSet } from './sqlite-anchors.js';
 import { appendAudit } from './sqlite-audit.js';
 import { isConstraintError } from './sqlite-errors.js';
+import { indexNewRow, indexRow, refreshAround, unindexRow } from './sqlite-lexical.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { insertMemoryRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
-import { deleteVectors, putVector } from './sqlite-vectors.js';
+import { deleteAllVectors, putVector } from './sqlite-vectors.js';
 
 export interface WriteContext {
   db: SqliteLike;
@@ -89,6 +90,7 @@ function insertNew(
   if (!isMemoryId(id)) throw new Error(`IdSource produced "${id}", which is not a ULID`);
   const memory = newMemoryRow(prepared, id, ctx.at, supersedes, ctx.author);
   const seq = insertMemoryRow(ctx.db, memory);
+  indexNewRow(ctx.db, seq);
   if (prepared.vector !== undefined) putVector(ctx.db, seq, null, prepared.vector);
   if (prepared.anchors !== undefined) insertAnchorSet(ctx.db, id, prepared.anchors, ctx.at);
   appendAudit(
@@ -168,7 +170,10 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
       throw new MemoryError('CONFLICT', `That text is already stored as memory ${twin.id}.`);
     }
   }
-  if (contentChanged) deleteVectors(ctx.db, row.seq, row.embedding_model);
+  if (contentChanged) deleteAllVectors(ctx.db, row.seq);
+  const tags = JSON.stringify(fields.tags);
+  const reindex = contentChanged || tags !== row.tags;
+  if (reindex) unindexRow(ctx.db, row);
   ctx.db
     .prepare(
       `UPDATE memories SET content = ?, content_hash = ?, kind = ?, visibility = ?, tags = ?,
@@ -179,13 +184,16 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
       hash,
       fields.kind,
       fields.visibility,
-      JSON.stringify(fields.tags),
+      tags,
       fields.pinned ? 1 : 0,
       ctx.at,
       contentChanged ? null : row.embedding_model,
       (patch.teamVisible ?? row.team_visible === 1) ? 1 : 0,
       row.seq,
     );
+  if (reindex) indexRow(ctx.db, { ...row, content: fields.content, tags });
+  // Neighbours quote this memory's content in their context.
+  if (contentChanged) refreshAround(ctx.db, row, { self: false });
   appendAudit(ctx.db, ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
   return reread(ctx.db, id);
 }
@@ -205,10 +213,13 @@ export function setVectorIn(ctx: WriteContext, id: MemoryId, vector: MemoryVecto
 export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {
   const row = selectRowById(ctx.db, id);
   if (row === undefined) return false;
-  deleteVectors(ctx.db, row.seq, row.embedding_model);
+  deleteAllVectors(ctx.db, row.seq);
   // Links from other memories are left as they are: forgetting a correction must not resurrect the
   // memory it superseded.
+  unindexRow(ctx.db, row);
   ctx.db.prepare('DELETE FROM memories WHERE seq = ?').run(row.seq);
+  // Forgetting removes the text from the neighbours' context too.
+  refreshAround(ctx.db, row, { self: false });
   appendAudit(ctx.db, ctx.at, 'forget', id, {
     contentHash: row.content_hash,
     projectKey: row.project_key,
@@ -222,6 +233,13 @@ export function importIn(ctx: WriteContext, record: ExportedMemory): ImportOutco
   let seq: number;
   try {
     seq = insertMemoryRow(ctx.db, { ...memory, embeddingModel: null });
+    // An export is restored as it was, context included: the identity of export → import.
+    indexRow(ctx.db, {
+      seq,
+      content: memory.content,
+      tags: JSON.stringify(memory.tags),
+      context: memory.context,
+    });
   } catch (error) {
     if (!isConstraintError(error)) throw error;
     throw new MemoryError(

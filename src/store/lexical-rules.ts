@@ -1,0 +1,73 @@
+/**
+ * The lexical document of a memory and how candidates are scored, shared by every backend: each indexes
+ * the terms of core's analyser (core/text/analyze.ts) in two fields, body (content and tags) and context
+ * (core/text/capture-context.ts), finds candidates with its own index, and hands them here to be scored
+ * with core's BM25F from its term statistics. So the backends differ in which candidates their index
+ * offers first, never in how a candidate scores.
+ */
+import {
+  type Bm25fParams,
+  bm25fScore,
+  countTerms,
+  type LexicalStats,
+} from '../core/ranking/bm25f.js';
+import { ANALYZER_VERSION, analyzeText } from '../core/text/analyze.js';
+import { CONTEXT_RULE_VERSION } from '../core/text/capture-context.js';
+import type { LexicalHit } from './store.js';
+
+/** What a lexical index is built from; stored with it, so a change of either rebuilds it on open. */
+export const LEXICAL_INDEX_VERSION = `${ANALYZER_VERSION}+${CONTEXT_RULE_VERSION}`;
+
+/** The analysed terms of a memory's two fields. */
+export interface LexicalFields {
+  body: string[];
+  context: string[];
+}
+
+export function lexicalFields(
+  content: string,
+  tags: readonly string[],
+  context: string,
+): LexicalFields {
+  return {
+    body: analyzeText(tags.length === 0 ? content : `${content}\n${tags.join(' ')}`),
+    context: analyzeText(context),
+  };
+}
+
+/** A candidate from a backend's index, in the order the index ranked it. */
+export interface LexicalCandidate {
+  id: string;
+  seq: number;
+  content: string;
+  tags: readonly string[];
+  context: string;
+}
+
+/**
+ * The best `limit` candidates by BM25F, ties by seq. A candidate that matched only in a field weighted 0
+ * scores 0 and is not a match.
+ */
+export function rankCandidates(
+  terms: readonly string[],
+  candidates: readonly LexicalCandidate[],
+  stats: LexicalStats,
+  params: Bm25fParams,
+  limit: number,
+): LexicalHit[] {
+  return candidates
+    .map((row) => ({
+      id: row.id,
+      seq: row.seq,
+      score: bm25fScore(
+        terms,
+        countTerms(lexicalFields(row.content, row.tags, row.context)),
+        stats,
+        params,
+      ),
+    }))
+    .filter((hit) => hit.score > 0)
+    .sort((a, b) => b.score - a.score || a.seq - b.seq)
+    .slice(0, limit)
+    .map(({ id, score }) => ({ id, score }));
+}

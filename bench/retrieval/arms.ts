@@ -51,7 +51,7 @@ export function lexicalArm(scoring: 'bm25f' | 'native'): Arm {
     name: scoring === 'bm25f' ? 'lexical' : 'lexical:fts5-weights',
     description:
       scoring === 'bm25f'
-        ? 'store.searchLexical: the lexical leg alone (BM25F k1 0.9 b 0.2 over FTS5 candidates)'
+        ? 'store.searchLexical: the lexical leg alone (BM25F k1 1.2 b 0.2 over the index candidates)'
         : 'FTS5 bm25() with the same column weights (k1 1.2, b 0.75 fixed): the alternative to BM25F',
     search: async (question, { storeFor }) => {
       const conversation = storeFor();

@@ -18,6 +18,13 @@ import type { LexicalHit } from './store.js';
 /** What a lexical index is built from; stored with it, so a change of either rebuilds it on open. */
 export const LEXICAL_INDEX_VERSION = `${ANALYZER_VERSION}+${CONTEXT_RULE_VERSION}`;
 
+/** The columns of `memories` a row's lexical document and context are made of (both backends). */
+export const LEXICAL_ROW_COLUMNS =
+  'seq, content, tags, context, session_id, project_key, trust_band, quarantine';
+
+/** `sharesContext` (core/text/capture-context.ts) as SQL over `memories`, the same in both dialects. */
+export const SHARES_CONTEXT_SQL = `trust_band IN ('high', 'medium', 'low') AND quarantine <> 'rejected'`;
+
 /** The analysed terms of a memory's two fields. */
 export interface LexicalFields {
   body: string[];

@@ -138,7 +138,10 @@ describe('mnemo (built binary)', () => {
     expect(json.query).toBe('postgres');
     expect(json.scope).toEqual({ projectKey: t.project, includeGlobal: true });
     expect(json.hits).toHaveLength(1);
-    expect(json.hits[0]?.ranks.lexical).toBe(1);
+    // Both in-scope memories score alike on the word (same length, one occurrence): the lexical leg
+    // found the hit, and the sentence model decides between the two.
+    expect(json.hits[0]?.ranks.lexical).toBeGreaterThanOrEqual(1);
+    expect(json.hits[0]?.memory.content).toMatch(/^postgres (runs on port|upgrades need)/);
   });
 
   it('says so when nothing matches and still exits 0', async () => {

@@ -16,9 +16,11 @@ import {
 } from '../../core/text/capture-context.js';
 import {
   LEXICAL_INDEX_VERSION,
+  LEXICAL_ROW_COLUMNS,
   type LexicalFields,
   lexicalFields,
   rankCandidates,
+  SHARES_CONTEXT_SQL,
 } from '../lexical-rules.js';
 import type { LexicalHit, LexicalSearchOptions, TermCounts } from '../store.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
@@ -92,9 +94,6 @@ export interface PgLexicalRow {
   quarantine: string;
 }
 
-const ROW_COLUMNS = 'seq, content, tags, context, session_id, project_key, trust_band, quarantine';
-const QUALIFIES = `trust_band IN ('high', 'medium', 'low') AND quarantine <> 'rejected'`;
-
 export function fieldsOf(row: {
   content: string;
   tags: readonly string[];
@@ -108,7 +107,7 @@ export async function selectLexicalRow(
   seq: number,
 ): Promise<PgLexicalRow | undefined> {
   const { rows } = await db.query<PgLexicalRow>(
-    `SELECT ${ROW_COLUMNS} FROM memories WHERE seq = $1`,
+    `SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE seq = $1`,
     [seq],
   );
   return rows[0];
@@ -130,7 +129,7 @@ async function neighbours(
   const [op, order] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
   const { rows } = await db.query<{ seq: string | number; content: string }>(
     `SELECT seq, content FROM memories WHERE session_id = $1 AND project_key = $2 AND seq ${op} $3
-     AND ${QUALIFIES} ORDER BY seq ${order} LIMIT $4`,
+     AND ${SHARES_CONTEXT_SQL} ORDER BY seq ${order} LIMIT $4`,
     [at.session_id, at.project_key, at.seq, limit],
   );
   return rows;
@@ -218,7 +217,7 @@ function contextWindowSql(): string {
   return `SELECT m.seq, m.content, m.tags, w.seq IS NOT NULL AS shares, w.near
     FROM memories m LEFT JOIN (
       SELECT seq, ARRAY[${[...lags, ...leads].join(', ')}] AS near FROM memories
-      WHERE session_id IS NOT NULL AND ${QUALIFIES}
+      WHERE session_id IS NOT NULL AND ${SHARES_CONTEXT_SQL}
       WINDOW w AS (PARTITION BY session_id, project_key ORDER BY seq)) w ON w.seq = m.seq
     WHERE m.seq > $1 ORDER BY m.seq LIMIT $2`;
 }

@@ -15,8 +15,10 @@ import {
 } from '../../core/text/capture-context.js';
 import {
   LEXICAL_INDEX_VERSION,
+  LEXICAL_ROW_COLUMNS,
   lexicalFields as fieldsOf,
   rankCandidates,
+  SHARES_CONTEXT_SQL,
 } from '../lexical-rules.js';
 import type { LexicalHit, LexicalSearchOptions } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
@@ -33,8 +35,6 @@ export interface LexicalRow {
   trust_band: string;
   quarantine: string;
 }
-
-const ROW_COLUMNS = 'seq, content, tags, context, session_id, project_key, trust_band, quarantine';
 
 /** The analysed fields of a row: content and tags as the body, the context on its own. */
 export function lexicalFields(row: Pick<LexicalRow, 'content' | 'tags' | 'context'>): {
@@ -74,12 +74,10 @@ export function unindexRow(
 }
 
 export function selectLexicalRow(db: SqliteLike, seq: number): LexicalRow | undefined {
-  return db.prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE seq = ?`).get(seq) as
+  return db.prepare(`SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE seq = ?`).get(seq) as
     | LexicalRow
     | undefined;
 }
-
-const QUALIFIES = `trust_band IN ('high', 'medium', 'low') AND quarantine <> 'rejected'`;
 
 interface Around {
   seq: number;
@@ -98,7 +96,7 @@ function neighbours(
   return db
     .prepare(
       `SELECT seq, content FROM memories WHERE session_id = ? AND project_key = ? AND seq ${op} ?
-       AND ${QUALIFIES} ORDER BY seq ${order} LIMIT ?`,
+       AND ${SHARES_CONTEXT_SQL} ORDER BY seq ${order} LIMIT ?`,
     )
     .all(at.session_id, at.project_key, at.seq, limit) as { seq: number; content: string }[];
 }
@@ -181,7 +179,7 @@ export function ensureLexicalIndex(db: SqliteLike): boolean {
   let after = 0;
   for (;;) {
     const rows = db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq LIMIT ?`)
+      .prepare(`SELECT ${LEXICAL_ROW_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq LIMIT ?`)
       .all(after, PAGE) as LexicalRow[];
     for (const row of rows) {
       const context = contextOf(db, row);

@@ -64,6 +64,7 @@ describe('web API: search', () => {
     expect(body.legs.map((l) => [l.name, l.ran])).toEqual([
       ['lexical', true],
       ['vector', true],
+      ['words', false],
       ['identifier', true],
     ]);
     expect(body.hits[0]?.memory.id).toBe(pnpm.memory.id);

@@ -12,8 +12,9 @@
  * acknowledged nothing: its capture may be stored once or not at all, never twice. After the storm the
  * store must pass its integrity check (pages, both full-text indexes, vectors, audit chain).
  *
- * Sizing: 60 kill points × 3 hooks (180 hook processes, about 30 engine restarts), about a minute on two
- * idle cores. The seed is printed with every failure; `MNEMO_TEST_SEED=<seed>` replays a run.
+ * Sizing: rounds of 3 hooks until 50 kill points landed on a live process (usually 55–65 rounds, about
+ * 180 hook processes and 30 engine restarts), about a minute on two idle cores. The seed is printed with
+ * every failure; `MNEMO_TEST_SEED=<seed>` replays the kill choices (timing still varies).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +38,13 @@ import { captureMarker, markedEdit } from '../helpers/torture-payloads.js';
 const newHome = useTestHomes();
 const engines = useEngines();
 
-const KILL_POINTS = 60;
+/** Kill points that must land on a live engine or hook. */
+const LANDED_KILLS = 50;
+/**
+ * A round whose hooks all finish before its kill moment misses (more often on an idle host, where hooks are
+ * quick); the storm goes on until enough kills landed, within this many rounds.
+ */
+const MAX_ROUNDS = 150;
 const HOOKS_PER_ROUND = 3;
 /**
  * Kill moments fall in a window after the round's hooks start that covers start-up, hand-off, write and
@@ -83,7 +90,13 @@ describe('kill -9 of the engine and of hook processes during a write storm', () 
     const problems: string[] = [];
     const kills = { engine: 0, hook: 0, missed: 0 };
     const durations: number[] = [];
-    for (let round = 0; round < KILL_POINTS; round += 1) {
+    let rounds = 0;
+    for (
+      let round = 0;
+      kills.engine + kills.hook < LANDED_KILLS && round < MAX_ROUNDS;
+      round += 1
+    ) {
+      rounds += 1;
       const running: { marker: string; process: HookProcess }[] = [];
       const began = Date.now();
       for (let h = 0; h < HOOKS_PER_ROUND; h += 1) {
@@ -130,7 +143,7 @@ describe('kill -9 of the engine and of hook processes during a write storm', () 
     engine ??= await engines.start(t, ['--idle-exit', '0']);
 
     expect(problems, context).toEqual([]);
-    expect(kills.engine + kills.hook + kills.missed, context).toBe(KILL_POINTS);
+    expect(kills.engine + kills.hook + kills.missed, context).toBe(rounds);
     const model = new HashEmbedder().model;
     const state = await waitFor(
       'the spool drained and every memory embedded',
@@ -158,7 +171,7 @@ describe('kill -9 of the engine and of hook processes during a write storm', () 
     const log = readFileSync(join(t.home, 'logs', 'mnemo.log'), 'utf8');
     expect(log, context).not.toMatch(/capture is lost|gave up and exited|hook failed/);
     // At least 50 kill points landed on a live process (a round whose hooks all finished first misses).
-    expect(kills.engine + kills.hook, context).toBeGreaterThanOrEqual(50);
+    expect(kills.engine + kills.hook, context).toBeGreaterThanOrEqual(LANDED_KILLS);
     await killEngine(engine);
   }, 900_000);
 });

@@ -4,44 +4,20 @@
  * on its row. Writes run inside the caller's transaction; a memory's set goes with it (ON DELETE
  * CASCADE) and with its old content (a trigger), as on SQLite.
  */
-import type {
-  Anchor,
-  AnchorCheck,
-  AnchorHow,
-  AnchorSet,
-  AnchorSetInput,
-  AnchorVerdict,
-  MentionReason,
-} from '../../core/anchors/anchor.js';
+import type { AnchorCheck, AnchorSet, AnchorSetInput } from '../../core/anchors/anchor.js';
 import { MemoryError } from '../../core/errors.js';
 import type { MemoryId } from '../../core/memory.js';
+import {
+  ANCHOR_INSERT_COLUMNS,
+  type AnchorRow,
+  type AnchorSetRow,
+  anchorValues,
+  assembleAnchorSets,
+  reverifyDetail,
+} from '../anchor-rows.js';
 import type { AnchorSetWrite, ExportedMemory } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
 import type { PgWriteContext } from './postgres-writes.js';
-
-interface SetRow {
-  memory_id: string;
-  how: string;
-  resolved_at: string;
-}
-
-interface AnchorRow {
-  memory_id: string;
-  position: number;
-  path: string;
-  kind: string;
-  cited_as: string | null;
-  blob_id: string | null;
-  size: string | number | null;
-  commit_id: string | null;
-  source: string | null;
-  symbols: string;
-  why: string | null;
-  checked_at: string | null;
-  check_sig: string | null;
-  check_head: string | null;
-  verdict: string | null;
-}
 
 /** Inserts the set of `memoryId`, which must have none. */
 export async function insertAnchorSet(
@@ -55,27 +31,12 @@ export async function insertAnchorSet(
     set.how,
     at,
   ]);
-  let position = 0;
-  for (const anchor of set.anchors) {
-    const file = anchor.kind === 'file';
+  for (const [position, anchor] of set.anchors.entries()) {
     await db.query(
-      `INSERT INTO anchors (memory_id, position, path, kind, cited_as, blob_id, size, commit_id, source,
-       symbols, why) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        memoryId,
-        position,
-        anchor.path,
-        anchor.kind,
-        file ? anchor.citedAs : null,
-        file ? anchor.blobId : null,
-        file ? anchor.size : null,
-        file ? anchor.commit : null,
-        file ? anchor.source : null,
-        JSON.stringify(file ? anchor.symbols : []),
-        file ? null : anchor.why,
-      ],
+      `INSERT INTO anchors (${ANCHOR_INSERT_COLUMNS})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      anchorValues(memoryId, position, anchor),
     );
-    position += 1;
   }
   if (set.checks !== undefined && set.checks.length > 0) {
     await recordChecksIn(
@@ -92,7 +53,9 @@ export async function readAnchorSets(
 ): Promise<Map<MemoryId, AnchorSet>> {
   const list = [...new Set(ids)];
   const sets = (
-    await db.query<SetRow>('SELECT * FROM anchor_sets WHERE memory_id = ANY($1::text[])', [list])
+    await db.query<AnchorSetRow>('SELECT * FROM anchor_sets WHERE memory_id = ANY($1::text[])', [
+      list,
+    ])
   ).rows;
   const rows = (
     await db.query<AnchorRow>(
@@ -100,24 +63,7 @@ export async function readAnchorSets(
       [list],
     )
   ).rows;
-  const byMemory = new Map<string, AnchorRow[]>();
-  for (const row of rows) {
-    const bucket = byMemory.get(row.memory_id) ?? [];
-    bucket.push(row);
-    byMemory.set(row.memory_id, bucket);
-  }
-  const out = new Map<MemoryId, AnchorSet>();
-  for (const set of sets) {
-    const anchorRows = byMemory.get(set.memory_id) ?? [];
-    out.set(set.memory_id, {
-      memoryId: set.memory_id,
-      how: set.how as AnchorHow,
-      resolvedAt: set.resolved_at,
-      anchors: anchorRows.map(toAnchor),
-      checks: anchorRows.flatMap((row) => toCheck(row) ?? []),
-    });
-  }
-  return out;
+  return assembleAnchorSets(sets, rows);
 }
 
 /** Replaces sets with their audit entries; NOT_FOUND for an unknown memory. */
@@ -143,11 +89,7 @@ export async function saveAnchorSetsIn(
     await ctx.db.query('DELETE FROM anchor_sets WHERE memory_id = $1', [write.memoryId]);
     await insertAnchorSet(ctx.db, write.memoryId, write.set, ctx.at);
     if (write.action !== 'reverify') continue;
-    ctx.audit.add(ctx.at, 'reverify', write.memoryId, {
-      ...write.detail,
-      anchors: write.set.anchors.filter((a) => a.kind === 'file').length,
-      mentions: write.set.anchors.filter((a) => a.kind === 'mention').length,
-    });
+    ctx.audit.add(ctx.at, 'reverify', write.memoryId, reverifyDetail(write));
   }
   const sets = await readAnchorSets(
     ctx.db,
@@ -189,32 +131,4 @@ export async function exportAnchorSets(
       { how: set.how, resolvedAt: set.resolvedAt, anchors: set.anchors },
     ]),
   );
-}
-
-function toAnchor(row: AnchorRow): Anchor {
-  if (row.kind === 'mention') {
-    return { kind: 'mention', path: row.path, why: (row.why ?? 'missing') as MentionReason };
-  }
-  return {
-    kind: 'file',
-    path: row.path,
-    citedAs: row.cited_as,
-    blobId: row.blob_id ?? '',
-    size: Number(row.size ?? 0),
-    commit: row.commit_id,
-    source: row.source === 'commit' ? 'commit' : 'worktree',
-    symbols: JSON.parse(row.symbols) as string[],
-  };
-}
-
-function toCheck(row: AnchorRow): AnchorCheck | undefined {
-  if (row.kind !== 'file' || row.checked_at === null || row.verdict === null) return undefined;
-  return {
-    memoryId: row.memory_id,
-    path: row.path,
-    checkedAt: row.checked_at,
-    signature: row.check_sig ?? '',
-    head: row.check_head,
-    verdict: JSON.parse(row.verdict) as AnchorVerdict,
-  };
 }

@@ -40,6 +40,7 @@ const fixture = (version: number): string =>
   );
 const FIXTURE = fixture(1);
 const FIXTURE_V3 = fixture(3);
+const FIXTURE_V4 = fixture(4);
 /** v1's lexical columns, replaced by v5's analysed fields (checked on their own below). */
 const REPLACED_BY_V5 = new Set(['lexical', 'lexical_text']);
 const DIST_OPENER = fileURLToPath(
@@ -49,7 +50,10 @@ const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
 const every = { limit: 100, includeSuperseded: true, quarantine: QUARANTINE_STATES };
 const fixtureId = (n: number): string => `01JPG${String(n).padStart(21, '0')}`;
 const V1_IDS = Array.from({ length: 6 }, (_, i) => fixtureId(i + 1));
-/** A coding session a v3 store held: a failed install, an untrusted page, the fix, the edit. */
+/**
+ * A coding session a v3 store held (inserted below) and the v4 fixture holds: a failed install, an
+ * untrusted page, the fix, the edit.
+ */
 const [FAILED, PAGE, FIXED, EDITED] = [10, 11, 12, 13].map(fixtureId);
 
 /**
@@ -297,105 +301,132 @@ function describeUpgrade(name: string, target: () => Target): void {
       }
     });
 
-    it('opens a v3 schema made by its own SQL: contexts derived, terms in two weighted fields, statistics built (v5)', async () => {
-      const schema = freshSchema('v3');
-      const raw = await target().raw(schema);
-      await raw.exec(FIXTURE_V3);
-      await insertV3Session(raw);
-      const all = 'SELECT * FROM memories ORDER BY seq';
-      const before = (await raw.query<Record<string, unknown>>(all)).rows;
-      expect(await columns(raw, schema, 'memories')).not.toContain('context:text');
-      const store = await target().open(schema);
-      try {
-        const after = (await raw.query<Record<string, unknown>>(all)).rows;
-        expect(after.map((row) => row['id'])).toEqual(before.map((row) => row['id']));
-        after.forEach((row, i) => {
-          for (const [column, value] of Object.entries(before[i]!)) {
-            if (!REPLACED_BY_V5.has(column)) expect(row[column], column).toEqual(value);
-          }
-        });
-        // Every row's context by the rule, and its two lexical columns from content, tags and context.
-        const contexts = before.map((_, i) => contextRule(before, i));
-        expect(after.map((row) => row['context'])).toEqual(contexts);
-        expect(after.filter((row) => row['context'] !== '').map((row) => row['id'])).toEqual([
-          FAILED,
-          FIXED,
-          EDITED,
-        ]);
-        for (const row of after) {
-          const expected = lexicalColumns(
-            String(row['content']),
-            row['tags'] as string[],
-            String(row['context']),
-          );
-          expect(row, String(row['id'])).toMatchObject({
-            lexical_body: expected.body,
-            lexical_context: expected.context,
+    it.each([
+      [
+        'v3',
+        async (raw: PgQueryable) => {
+          await raw.exec(FIXTURE_V3);
+          await insertV3Session(raw);
+        },
+      ],
+      ['v4', (raw: PgQueryable) => raw.exec(FIXTURE_V4)],
+    ])(
+      'opens a %s schema made by its own SQL: contexts derived, terms in two weighted fields, statistics built (v5)',
+      async (version, load) => {
+        const schema = freshSchema(version);
+        const raw = await target().raw(schema);
+        await load(raw);
+        const all = 'SELECT * FROM memories ORDER BY seq';
+        const before = (await raw.query<Record<string, unknown>>(all)).rows;
+        expect(await columns(raw, schema, 'memories')).not.toContain('context:text');
+        const store = await target().open(schema);
+        try {
+          const after = (await raw.query<Record<string, unknown>>(all)).rows;
+          expect(after.map((row) => row['id'])).toEqual(before.map((row) => row['id']));
+          expect(after.map((row) => row['id'])).toEqual([
+            ...V1_IDS,
+            ...[7, 8, 9, 10, 11, 12, 13].map(fixtureId),
+          ]);
+          after.forEach((row, i) => {
+            for (const [column, value] of Object.entries(before[i]!)) {
+              if (!REPLACED_BY_V5.has(column)) expect(row[column], column).toEqual(value);
+            }
           });
-        }
-        // The body at weight A and the context at weight B reach the tsvector.
-        const { rows: vectors } = await raw.query<{ v: string }>(
-          'SELECT lexical::text AS v FROM memories WHERE id = $1',
-          [EDITED],
-        );
-        expect(vectors[0]?.v).toMatch(/'edit':\d+A/);
-        expect(vectors[0]?.v).toMatch(/'enospc':\d+B/);
-        // Term statistics: totals and per-term documents and body occurrences, counted here.
-        const fields = after.map((row) =>
-          lexicalColumns(String(row['content']), row['tags'] as string[], String(row['context'])),
-        );
-        const words = (text: string) => (text === '' ? [] : text.split(' '));
-        const { rows: state } = await raw.query<Record<string, unknown>>(
-          'SELECT analyzer, docs::int, body_terms::int, context_terms::int FROM lexical_state',
-        );
-        expect(state).toEqual([
-          {
-            analyzer: expect.stringContaining('porter2') as unknown,
-            docs: after.length,
-            body_terms: fields.reduce((n, f) => n + words(f.body).length, 0),
-            context_terms: fields.reduce((n, f) => n + words(f.context).length, 0),
-          },
-        ]);
-        const expectedTerms = new Map<string, { docs: number; body: number }>();
-        for (const f of fields) {
-          for (const term of new Set([...words(f.body), ...words(f.context)])) {
-            const entry = expectedTerms.get(term) ?? { docs: 0, body: 0 };
-            entry.docs += 1;
-            expectedTerms.set(term, entry);
+          if (version === 'v4') {
+            // v4's source addresses (the page's, stored at capture, and the backfilled v3-era one) kept.
+            expect(
+              after
+                .filter((row) => row['source_url'] !== null)
+                .map((row) => [row['id'], row['source_url']]),
+            ).toEqual([
+              [fixtureId(7), 'https://docs.example.com/quotas'],
+              [PAGE, 'https://forum.example.net/t/disk-full'],
+            ]);
           }
-          for (const term of words(f.body)) expectedTerms.get(term)!.body += 1;
+          // Every row's context by the rule, and its two lexical columns from content, tags and context.
+          const contexts = before.map((_, i) => contextRule(before, i));
+          expect(after.map((row) => row['context'])).toEqual(contexts);
+          expect(after.filter((row) => row['context'] !== '').map((row) => row['id'])).toEqual([
+            FAILED,
+            FIXED,
+            EDITED,
+          ]);
+          for (const row of after) {
+            const expected = lexicalColumns(
+              String(row['content']),
+              row['tags'] as string[],
+              String(row['context']),
+            );
+            expect(row, String(row['id'])).toMatchObject({
+              lexical_body: expected.body,
+              lexical_context: expected.context,
+            });
+          }
+          // The body at weight A and the context at weight B reach the tsvector.
+          const { rows: vectors } = await raw.query<{ v: string }>(
+            'SELECT lexical::text AS v FROM memories WHERE id = $1',
+            [EDITED],
+          );
+          expect(vectors[0]?.v).toMatch(/'edit':\d+A/);
+          expect(vectors[0]?.v).toMatch(/'enospc':\d+B/);
+          // Term statistics: totals and per-term documents and body occurrences, counted here.
+          const fields = after.map((row) =>
+            lexicalColumns(String(row['content']), row['tags'] as string[], String(row['context'])),
+          );
+          const words = (text: string) => (text === '' ? [] : text.split(' '));
+          const { rows: state } = await raw.query<Record<string, unknown>>(
+            'SELECT analyzer, docs::int, body_terms::int, context_terms::int FROM lexical_state',
+          );
+          expect(state).toEqual([
+            {
+              analyzer: expect.stringContaining('porter2') as unknown,
+              docs: after.length,
+              body_terms: fields.reduce((n, f) => n + words(f.body).length, 0),
+              context_terms: fields.reduce((n, f) => n + words(f.context).length, 0),
+            },
+          ]);
+          const expectedTerms = new Map<string, { docs: number; body: number }>();
+          for (const f of fields) {
+            for (const term of new Set([...words(f.body), ...words(f.context)])) {
+              const entry = expectedTerms.get(term) ?? { docs: 0, body: 0 };
+              entry.docs += 1;
+              expectedTerms.set(term, entry);
+            }
+            for (const term of words(f.body)) expectedTerms.get(term)!.body += 1;
+          }
+          const { rows: terms } = await raw.query<{ term: string; docs: number; body: number }>(
+            'SELECT term, docs::int, body::int FROM lexical_terms ORDER BY term',
+          );
+          expect(new Map(terms.map((t) => [t.term, { docs: t.docs, body: t.body }]))).toEqual(
+            expectedTerms,
+          );
+          // Found through its own text first and, at the lower weight, through its neighbours'.
+          const hits = await store.searchLexical('ENOSPC', every);
+          expect(hits[0]?.id).toBe(FAILED);
+          expect(hits.map((h) => h.id).sort()).toEqual([FAILED, FIXED, EDITED].sort());
+          expect((await store.searchLexical('reinstall', every)).map((h) => h.id)).toEqual([PAGE]);
+          expect(await store.checkIntegrity()).toEqual([]);
+          // New writes keep the statistics: a capture in the session takes the edit as context.
+          await store.remember({
+            content: 'CI green again after the prune step',
+            projectKey: String(after.find((row) => row['id'] === EDITED)!['project_key']),
+            origin: 'local_exec',
+            originTool: 'Bash',
+            kind: 'capture',
+            sessionId: 'session-fixture-8',
+          });
+          expect((await store.searchLexical('ci.yml', every)).map((h) => h.id)).toContain(EDITED);
+          expect(await store.checkIntegrity()).toEqual([]);
+        } finally {
+          await store.close();
         }
-        const { rows: terms } = await raw.query<{ term: string; docs: number; body: number }>(
-          'SELECT term, docs::int, body::int FROM lexical_terms ORDER BY term',
-        );
-        expect(new Map(terms.map((t) => [t.term, { docs: t.docs, body: t.body }]))).toEqual(
-          expectedTerms,
-        );
-        // Found through its own text first and, at the lower weight, through its neighbours'.
-        const hits = await store.searchLexical('ENOSPC', every);
-        expect(hits[0]?.id).toBe(FAILED);
-        expect(hits.map((h) => h.id).sort()).toEqual([FAILED, FIXED, EDITED].sort());
-        expect((await store.searchLexical('reinstall', every)).map((h) => h.id)).toEqual([PAGE]);
-        expect(await store.checkIntegrity()).toEqual([]);
-        // New writes keep the statistics: a capture in the session takes the edit as context.
-        await store.remember({
-          content: 'CI green again after the prune step',
-          projectKey: String(after.find((row) => row['id'] === EDITED)!['project_key']),
-          origin: 'local_exec',
-          originTool: 'Bash',
-          kind: 'capture',
-          sessionId: 'session-fixture-8',
-        });
-        expect((await store.searchLexical('ci.yml', every)).map((h) => h.id)).toContain(EDITED);
-        expect(await store.checkIntegrity()).toEqual([]);
-      } finally {
-        await store.close();
-      }
-    });
+      },
+    );
 
     it.each([
       ['v1', FIXTURE],
       ['v3', FIXTURE_V3],
+      ['v4', FIXTURE_V4],
     ])(
       'ends a fresh install and an upgrade from %s with the same tables and columns',
       async (_, sql) => {

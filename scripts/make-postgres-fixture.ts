@@ -8,7 +8,16 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { auditEntryHash, canonicalJson, GENESIS_HASH } from '../src/store/audit-chain.js';
+import {
+  CONTEXT_AFTER,
+  CONTEXT_BEFORE,
+  joinContext,
+  sharesContext,
+} from '../src/core/text/capture-context.js';
 import { contentHash } from '../src/store/content-hash.js';
+import { LEXICAL_INDEX_VERSION, lexicalFields } from '../src/store/lexical-rules.js';
+import { LexicalTally } from '../src/store/postgres/postgres-lexical.js';
+import { lexicalColumns } from '../src/store/postgres/postgres-rows.js';
 import { pgMigrationChecksum } from '../src/store/postgres/postgres-migrate.js';
 import { PG_MIGRATIONS } from '../src/store/postgres/postgres-schema.js';
 import { textWords } from '../src/store/query-terms.js';
@@ -28,9 +37,9 @@ const version = Number(process.argv[2]);
 const target = fileURLToPath(
   new URL(`../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
 );
-if (version !== 1 && version !== 3 && version !== 4)
+if (![1, 3, 4, 5].includes(version))
   throw new Error(
-    'only the v1, v3 and v4 fixtures are described here; add the next version’s rows below',
+    'only the v1, v3, v4 and v5 fixtures are described here; add the next version’s rows below',
   );
 if (existsSync(target) && !process.argv.includes('--force')) {
   console.error(`${target} exists; released fixtures are frozen. Pass --force to rewrite it.`);
@@ -296,20 +305,45 @@ out.push(
 );
 out.push(`CREATE TABLE vec_1 (seq bigint PRIMARY KEY REFERENCES memories (seq) ON DELETE CASCADE,
   embedding bytea NOT NULL CHECK (length(embedding) = 16));`);
+const releasedLexicalColumn = version >= 5 ? '' : ', lexical_text';
 const teamColumns =
   (version >= 2 ? ', author_user, author_host, team_visible' : '') +
-  (version >= 4 ? ', source_url, source_host' : '');
+  (version >= 4 ? ', source_url, source_host' : '') +
+  (version >= 5 ? ', context, lexical_body, lexical_context' : '');
+/** v5's context of a row, as the v5 write path derived it (core/text/capture-context.ts then). */
+function v5Context(index: number): string {
+  const self = rows[index]!;
+  const shares = (row: Row) => sharesContext(row.trust_band, row.quarantine);
+  if (self.session_id === null || !shares(self)) return '';
+  const session = rows.filter(
+    (row) =>
+      row.session_id === self.session_id && row.project_key === self.project_key && shares(row),
+  );
+  const at = session.indexOf(self);
+  return joinContext(
+    session.slice(Math.max(0, at - CONTEXT_BEFORE), at).map((row) => row.content),
+    session.slice(at + 1, at + 1 + CONTEXT_AFTER).map((row) => row.content),
+  );
+}
+const v5Tally = new LexicalTally();
 /** What the v2 migration gives a row, unless the row says otherwise. */
 const teamVisibleOf = (row: Row): boolean =>
   row.team_visible ??
   (row.visibility === 'project' &&
     ['user', 'agent', 'local_edit', 'local_read', 'local_exec'].includes(row.origin));
+function v5LexicalValues(index: number): string[] {
+  const row = rows[index]!;
+  const context = v5Context(index);
+  v5Tally.add(lexicalFields(row.content, row.tags, context), 1);
+  const columns = lexicalColumns(row.content, row.tags, context);
+  return [context, columns.body, columns.context];
+}
 rows.forEach((row, index) => {
   const seq = index + 1;
   out.push(
     `INSERT INTO memories (id, content, project_key, visibility, kind, tags, origin, origin_tool, session_id,
   created_at, updated_at, last_accessed_at, access_count, heat_base, pinned, supersedes, superseded_by, content_hash,
-  embedding_model, trust_band, tainted, quarantine, redactions, gate_reason, lexical_text${teamColumns}) OVERRIDING SYSTEM VALUE VALUES (${[
+  embedding_model, trust_band, tainted, quarantine, redactions, gate_reason${releasedLexicalColumn}${teamColumns}) OVERRIDING SYSTEM VALUE VALUES (${[
     row.id,
     row.content,
     row.project_key,
@@ -334,9 +368,10 @@ rows.forEach((row, index) => {
     row.quarantine,
     0,
     'novel',
-    releasedLexicalText(row.content, row.tags),
+    ...(version >= 5 ? [] : [releasedLexicalText(row.content, row.tags)]),
     ...(version >= 2 ? [row.author_user ?? null, row.author_host ?? null, teamVisibleOf(row)] : []),
     ...(version >= 4 ? [row.source_url ?? null, row.source_host ?? null] : []),
+    ...(version >= 5 ? v5LexicalValues(index) : []),
   ]
     .map(lit)
     .join(', ')});`.replace('OVERRIDING SYSTEM VALUE VALUES (', `OVERRIDING SYSTEM VALUE VALUES (`),
@@ -357,6 +392,18 @@ for (let i = 0; i < out.length; i += 1) {
     .replace('OVERRIDING SYSTEM VALUE VALUES (', `OVERRIDING SYSTEM VALUE VALUES (${seq}, `);
 }
 out.push(`SELECT setval(pg_get_serial_sequence('memories', 'seq'), ${rows.length});`);
+if (version >= 5) {
+  // The term statistics v5's writes kept, built by the same tally its write path used.
+  out.push(
+    `UPDATE lexical_state SET analyzer = ${lit(LEXICAL_INDEX_VERSION)}, docs = ${v5Tally.docs}, body_terms = ${v5Tally.bodyTerms}, context_terms = ${v5Tally.contextTerms} WHERE id = 1;`,
+  );
+  const terms = [...v5Tally.terms].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  out.push(
+    `INSERT INTO lexical_terms (term, docs, body) VALUES\n${terms
+      .map(([term, t]) => `  (${lit(term)}, ${t.docs}, ${t.body})`)
+      .join(',\n')};`,
+  );
+}
 let prev = GENESIS_HASH;
 audit.forEach((entry, index) => {
   const seq = index + 1;

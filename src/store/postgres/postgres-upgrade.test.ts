@@ -41,6 +41,7 @@ const fixture = (version: number): string =>
 const FIXTURE = fixture(1);
 const FIXTURE_V3 = fixture(3);
 const FIXTURE_V4 = fixture(4);
+const FIXTURE_V5 = fixture(5);
 /** v1's lexical columns, replaced by v5's analysed fields (checked on their own below). */
 const REPLACED_BY_V5 = new Set(['lexical', 'lexical_text']);
 const DIST_OPENER = fileURLToPath(
@@ -423,10 +424,54 @@ function describeUpgrade(name: string, target: () => Target): void {
       },
     );
 
+    it('opens a v5 schema made by its own SQL: rows, contexts and term statistics kept as v5 wrote them, searchable', async () => {
+      const schema = freshSchema('v5');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V5);
+      const all = 'SELECT * FROM memories ORDER BY seq';
+      const state =
+        'SELECT analyzer, docs::int, body_terms::int, context_terms::int FROM lexical_state';
+      const terms = 'SELECT term, docs::int, body::int FROM lexical_terms ORDER BY term';
+      const before = (await raw.query<Record<string, unknown>>(all)).rows;
+      const stateBefore = (await raw.query(state)).rows;
+      const termsBefore = (await raw.query(terms)).rows;
+      expect(before.map((row) => row['context'] !== '')).toContain(true);
+      expect(termsBefore.length).toBeGreaterThan(50);
+      const store = await target().open(schema);
+      try {
+        // Nothing migrated or rebuilt: every column of every row, and the statistics, byte for byte.
+        expect((await raw.query<Record<string, unknown>>(all)).rows).toEqual(before);
+        expect((await raw.query(state)).rows).toEqual(stateBefore);
+        expect((await raw.query(terms)).rows).toEqual(termsBefore);
+        expect(before.map((row) => row['context'])).toEqual(
+          before.map((_, i) => contextRule(before, i)),
+        );
+        expect(await store.checkIntegrity()).toEqual([]);
+        const hits = await store.searchLexical('ENOSPC', every);
+        expect(hits[0]?.id).toBe(FAILED);
+        expect(hits.map((h) => h.id).sort()).toEqual([FAILED, FIXED, EDITED].sort());
+        // The statistics go on from where v5 left them.
+        await store.remember({
+          content: 'ENOSPC again on the runner; pruned the cache',
+          projectKey: '/home/dev/projects/beta',
+          origin: 'local_exec',
+          originTool: 'Bash',
+          kind: 'capture',
+          sessionId: 'session-fixture-8',
+        });
+        const { rows: grown } = await raw.query<{ docs: number }>(state);
+        expect(grown[0]?.docs).toBe(before.length + 1);
+        expect(await store.checkIntegrity()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it.each([
       ['v1', FIXTURE],
       ['v3', FIXTURE_V3],
       ['v4', FIXTURE_V4],
+      ['v5', FIXTURE_V5],
     ])(
       'ends a fresh install and an upgrade from %s with the same tables and columns',
       async (_, sql) => {

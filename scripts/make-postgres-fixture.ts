@@ -7,18 +7,18 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { auditEntryHash, canonicalJson, GENESIS_HASH } from '../src/store/audit-chain.js';
 import {
   CONTEXT_AFTER,
   CONTEXT_BEFORE,
   joinContext,
   sharesContext,
 } from '../src/core/text/capture-context.js';
+import { auditEntryHash, canonicalJson, GENESIS_HASH } from '../src/store/audit-chain.js';
 import { contentHash } from '../src/store/content-hash.js';
 import { LEXICAL_INDEX_VERSION, lexicalFields } from '../src/store/lexical-rules.js';
 import { LexicalTally } from '../src/store/postgres/postgres-lexical.js';
-import { lexicalColumns } from '../src/store/postgres/postgres-rows.js';
 import { pgMigrationChecksum } from '../src/store/postgres/postgres-migrate.js';
+import { lexicalColumns } from '../src/store/postgres/postgres-rows.js';
 import { PG_MIGRATIONS } from '../src/store/postgres/postgres-schema.js';
 import { textWords } from '../src/store/query-terms.js';
 import { vectorBytes } from '../src/store/write-rules.js';

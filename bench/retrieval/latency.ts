@@ -1,30 +1,46 @@
 /**
  * Recall latency at scale:
  *
- *   npm run bench:latency [-- --memories 1000,10000,100000 --queries 300 --json out.json]
+ *   npm run bench:latency [-- --memories 1000,10000,100000 --queries 300 --json out.json
+ *                            --words-table <glove-100d.bin>]
  *
  * For each size, builds (once, then reuses from the git-ignored cache dir) a SQLite store of synthetic
  * memories with hash-embedder vectors, so it runs offline, then times warm recall in one process: the
- * bare lexical query as baseline, the vector leg, `retrieve()` without an embedder, the prompt-recall
- * request a hook makes (no embedder: the hook path), and fused with the query vector precomputed and
- * including the query embedding. The steps are sampled round-robin (each query runs every step in turn),
- * so load from other processes falls on the baseline and the rest alike, and every figure is also given
- * as a ratio to the baseline measured in the same run. Ingest on the lexical path (no vectors) is timed
- * on a fresh store. `--with-use` also times USE query embedding. The load average is printed.
+ * bare lexical query as baseline; the vector leg exact (sqlite-vec's scan) and approximate (sign codes
+ * in memory, then exact re-scoring: sign-codes.ts; and sqlite-vec's own `bit[]` Hamming KNN with exact
+ * re-scoring), with the approximate legs' recall@10 and @30 against the exact one; fusion's exact scoring
+ * of a candidate pool (`getVectors`); `retrieve()` without an embedder; the prompt-recall request a hook
+ * makes (no embedder: the hook path); fused with the query vector precomputed, with the GloVe words leg
+ * too when its table is there (`mnemo model words`; the row says "skipped" otherwise), and including the
+ * query embedding. The steps are sampled round-robin (each query runs every step in turn), so load from
+ * other processes falls on the baseline and the rest alike, and every figure is also given as a ratio
+ * to the baseline measured in the same run. Query embedding alone is timed separately. Ingest on the
+ * lexical path (no vectors) is timed on a fresh store. `--with-use` also times USE query embedding. The
+ * load average is printed.
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { resolveMnemoHome } from '../../src/config/home.js';
 import { injectableOrigins } from '../../src/core/injection/injectable.js';
 import type { QuarantineState } from '../../src/core/memory.js';
 import { hashEmbed, HashEmbedder } from '../../src/embed/hash-embedder.js';
+import { loadWordTable, wordTablePath } from '../../src/embed/word-table.js';
 import { PROMPT_CANDIDATES } from '../../src/hooks/prompt-recall.js';
 import type { Embedder } from '../../src/ports/embedder.js';
+import { embedPending } from '../../src/retrieval/embed-pending.js';
 import { retrieve } from '../../src/retrieval/retrieve.js';
-import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { openWordEmbedder } from '../../src/retrieval/word-vectors.js';
+import { connectSqlite, openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import type { MemoryStore } from '../../src/store/store.js';
+import {
+  type ApproximateLegs,
+  type ApproximateRecall,
+  approximateRecall,
+  openApproximateLegs,
+} from './approximate-legs.js';
 import { FixedClock } from './conversation-store.js';
 import { percentile } from './metrics.js';
 import { ms, table } from './report.js';
@@ -37,6 +53,7 @@ const { values: args } = parseArgs({
     ingest: { type: 'string', default: '5000' },
     'cache-dir': { type: 'string', default: '.bench-cache' },
     'with-use': { type: 'boolean', default: false },
+    'words-table': { type: 'string' },
     json: { type: 'string' },
   },
 });
@@ -52,7 +69,9 @@ const START = Date.UTC(2025, 0, 1);
 
 interface Row {
   step: string;
+  /** 0 for a step that did not run (see `skipped`). */
   n: number;
+  skipped?: string;
   p50: number;
   p95: number;
   /** p50 and p95 divided by the baseline's (the bare FTS5 query) in the same run. */
@@ -73,8 +92,28 @@ const precomputed: Embedder = {
 };
 
 type Step = (query: string, i: number) => Promise<unknown>;
+/** A step, or why it cannot run in this process. */
+type StepEntry = [string, Step | { skipped: string }];
 
-function stepsFor(store: MemoryStore, clock: FixedClock): [string, Step][] {
+/** Vector-leg depth: what fusion asks each leg for a result of 10 (`candidateDepth`). */
+const LEG_DEPTH = 30;
+/** Candidates the approximate legs re-score exactly. */
+const RESCORE = [400, 1000] as const;
+/** Pool size fusion scores by exact cosine (`getVectors`): the lexical leg's candidates. */
+const POOL = 60;
+
+interface StepDeps {
+  store: MemoryStore;
+  clock: FixedClock;
+  approximate: ApproximateLegs;
+  /** The lexical candidates of each query: the pool fusion asks `getVectors` for. */
+  pools: string[][];
+  /** The words leg's embedder answering from precomputed query vectors, or why there is none. */
+  words: Embedder | { skipped: string };
+}
+
+function stepsFor(deps: StepDeps): StepEntry[] {
+  const { store, clock, approximate, pools, words } = deps;
   const request = (query: string) => ({ query, scope, limit: 10, recordAccess: false });
   // What `mnemo hook user-prompt-submit` asks when no engine runs (hooks/prompt-recall.ts).
   const hookRequest = (query: string) => ({
@@ -92,8 +131,22 @@ function stepsFor(store: MemoryStore, clock: FixedClock): [string, Step][] {
       (q) => store.searchLexical(q, { scope, limit: 10 }),
     ],
     [
-      'vector leg alone: store.searchVector (hash 256-d)',
-      (_q, i) => store.searchVector({ model, values: vectors[i]! }, { scope, limit: 10 }),
+      `vector leg, exact: store.searchVector (hash 256-d, limit ${LEG_DEPTH})`,
+      (_q, i) => store.searchVector({ model, values: vectors[i]! }, { scope, limit: LEG_DEPTH }),
+    ],
+    ...RESCORE.map(
+      (r): StepEntry => [
+        `vector leg, approximate: sign codes in memory, exact re-score of ${r}`,
+        (_q, i) => approximate.signCodes(vectors[i]!, LEG_DEPTH, r),
+      ],
+    ),
+    [
+      `vector leg, approximate: sqlite-vec bit[] Hamming k=${RESCORE[0]}, exact re-score`,
+      (_q, i) => Promise.resolve(approximate.sqliteBits(vectors[i]!, LEG_DEPTH, RESCORE[0])),
+    ],
+    [
+      `fusion's exact scores: store.getVectors for ${POOL} pool candidates`,
+      (_q, i) => store.getVectors(pools[i]!, model),
     ],
     [
       'retrieve() without embedder (lexical + identifier)',
@@ -108,25 +161,105 @@ function stepsFor(store: MemoryStore, clock: FixedClock): [string, Step][] {
       (q) => retrieve({ store, clock, embedder: precomputed }, request(q)),
     ],
     [
+      'retrieve() fused + GloVe words leg, both query vectors precomputed',
+      'skipped' in words
+        ? words
+        : (q) => retrieve({ store, clock, embedder: precomputed, wordEmbedder: words }, request(q)),
+    ],
+    [
       'retrieve() fused, incl. hash query embedding',
       (q) => retrieve({ store, clock, embedder }, request(q)),
     ],
   ];
 }
 
-async function measure(count: number): Promise<{ buildMs: number | null; rows: Row[] }> {
+/**
+ * The words leg over `store`: its embedder (SIF over the GloVe table) with every memory's words vector
+ * stored first (kept in the cached store for the next run), answering queries from vectors computed
+ * beforehand; or why it is skipped.
+ */
+async function wordsLeg(store: MemoryStore): Promise<Embedder | { skipped: string }> {
+  const path = args['words-table'] ?? wordTablePath(resolveMnemoHome(process.env));
+  if (!existsSync(path)) {
+    return { skipped: `skipped: no word-vector table at ${path} (run \`mnemo model words\`)` };
+  }
+  const sif = await openWordEmbedder(store, loadWordTable(path));
+  const { embedded } = await embedPending(store, sif, {
+    slot: 'extra',
+    max: Number.MAX_SAFE_INTEGER,
+    batchSize: 1000,
+  });
+  if (embedded > 0) progress(`stored ${embedded} words vectors (${sif.model})`);
+  const wordVectors = await sif.embed(queries);
+  const byQuery = new Map(queries.map((q, i) => [q, wordVectors[i]!]));
+  return {
+    model: sif.model,
+    dims: sif.dims,
+    embed: async (texts) =>
+      Promise.all(texts.map(async (t) => byQuery.get(t) ?? (await sif.embed([t]))[0]!)),
+  };
+}
+
+interface SizeResult {
+  buildMs: number | null;
+  rows: Row[];
+  approximate: (ApproximateRecall & { space: string })[];
+  /** Reading the vectors and building the sign codes and the bit[] table (bench set-up, not recall). */
+  approximateBuildMs: number;
+}
+
+async function measure(count: number): Promise<SizeResult> {
   mkdirSync(args['cache-dir'], { recursive: true });
   const path = join(args['cache-dir'], `latency-${count}-${model}-v1.sqlite`);
   const clock = new FixedClock(START);
   const buildMs = existsSync(path) ? null : await build(path, count);
   const store = await openSqliteStore({ path, clock });
+  let approximate: ApproximateLegs | undefined;
   try {
     clock.set(START + count * 60_000 + 86_400_000);
     const stored = await store.countMemories({ scope });
     if (stored !== count) {
       throw new Error(`${path} holds ${stored} memories, expected ${count}. Delete it.`);
     }
-    const steps = stepsFor(store, clock);
+    const words = await wordsLeg(store);
+    approximate = openApproximateLegs(
+      connectSqlite(path, { readonly: true }),
+      store,
+      model,
+      embedder.dims,
+    );
+    const pools = await Promise.all(
+      queries.map(async (q) =>
+        (await store.searchLexical(q, { scope, limit: POOL })).map((hit) => hit.id),
+      ),
+    );
+    const depth = { depth: LEG_DEPTH, rescore: RESCORE };
+    const recall = (
+      await approximateRecall({ store, approximate, vectors, model, scope }, depth)
+    ).map((r) => ({ ...r, space: `${model} (synthetic)` }));
+    if (!('skipped' in words)) {
+      // The same first passes over the words leg's vectors: a learned embedding, centred (SIF removes
+      // the common component), unlike the hash vectors.
+      const wordsApproximate = openApproximateLegs(
+        connectSqlite(path, { readonly: true }),
+        store,
+        words.model,
+        words.dims,
+      );
+      try {
+        const wordVectors = await words.embed(queries);
+        const on = { store, approximate: wordsApproximate, vectors: wordVectors, scope };
+        for (const r of await approximateRecall({ ...on, model: words.model }, depth)) {
+          recall.push({ ...r, space: `${words.model} (GloVe SIF, words leg)` });
+        }
+      } finally {
+        wordsApproximate.close();
+      }
+    }
+    const entries = stepsFor({ store, clock, approximate, pools, words });
+    const steps = entries.flatMap(([name, step]) =>
+      typeof step === 'function' ? [[name, step] as const] : [],
+    );
     const times = steps.map(() => [] as number[]);
     for (let i = 0; i < Math.min(30, queries.length); i++) {
       for (const [, step] of steps) await step(queries[i]!, i); // warm-up
@@ -140,21 +273,21 @@ async function measure(count: number): Promise<{ buildMs: number | null; rows: R
     }
     const baseP50 = percentile(times[0]!, 50);
     const baseP95 = percentile(times[0]!, 95);
-    const rows = steps.map(([step], s) => {
-      const p50 = percentile(times[s]!, 50);
-      const p95 = percentile(times[s]!, 95);
-      return {
-        step,
-        n: times[s]!.length,
-        p50,
-        p95,
-        ratioP50: p50 / baseP50,
-        ratioP95: p95 / baseP95,
-      };
+    const timed = new Map(steps.map(([name], s) => [name, times[s]!]));
+    const rows = entries.map(([step, run]): Row => {
+      const t = timed.get(step);
+      if (t === undefined || typeof run !== 'function') {
+        const skipped = typeof run === 'function' ? 'not run' : run.skipped;
+        return { step, n: 0, skipped, p50: NaN, p95: NaN, ratioP50: NaN, ratioP95: NaN };
+      }
+      const p50 = percentile(t, 50);
+      const p95 = percentile(t, 95);
+      return { step, n: t.length, p50, p95, ratioP50: p50 / baseP50, ratioP95: p95 / baseP95 };
     });
     progress(`${count} memories: done`);
-    return { buildMs, rows };
+    return { buildMs, rows, approximate: recall, approximateBuildMs: approximate.buildMs };
   } finally {
+    approximate?.close();
     await store.close();
   }
 }
@@ -181,10 +314,10 @@ async function ingestRate(): Promise<{ memories: number; ms: number; perSecond: 
 }
 
 const loadAtStart = loadavg();
-const results: { memories: number; buildMs: number | null; steps: Row[] }[] = [];
+const results: ({ memories: number; steps: Row[] } & Omit<SizeResult, 'rows'>)[] = [];
 for (const count of counts) {
-  const { buildMs, rows } = await measure(count);
-  results.push({ memories: count, buildMs, steps: rows });
+  const { rows, ...rest } = await measure(count);
+  results.push({ memories: count, steps: rows, ...rest });
 }
 const ingest = await ingestRate();
 
@@ -227,15 +360,37 @@ for (const result of results) {
     '',
     table(
       ['step (limit 10 unless said)', 'n', 'p50 ms', 'p95 ms', 'p50 / base', 'p95 / base'],
-      result.steps.map((r) => [
-        r.step,
-        String(r.n),
-        ms(r.p50),
-        ms(r.p95),
-        `${r.ratioP50.toFixed(2)}×`,
-        `${r.ratioP95.toFixed(2)}×`,
+      result.steps.map((r) =>
+        r.skipped === undefined
+          ? [
+              r.step,
+              String(r.n),
+              ms(r.p50),
+              ms(r.p95),
+              `${r.ratioP50.toFixed(2)}×`,
+              `${r.ratioP95.toFixed(2)}×`,
+            ]
+          : [r.step, '0', r.skipped, '', '', ''],
+      ),
+    ),
+    '',
+    table(
+      [
+        `approximate vector leg vs exact (${queries.length} queries)`,
+        'vector space',
+        're-scored',
+        'recall@10',
+        `recall@${LEG_DEPTH}`,
+      ],
+      result.approximate.map((r) => [
+        r.leg,
+        r.space,
+        String(r.rescore),
+        r.recallAt10.toFixed(3),
+        r.recallAtDepth.toFixed(3),
       ]),
     ),
+    `(reading the vectors and building both code sets: ${ms(result.approximateBuildMs)} ms, once)`,
   );
 }
 out.push(

@@ -18,6 +18,7 @@
 // `MNEMO_BUNDLE_REPORT=<file>` writes esbuild's metafiles there, for measuring what each hook loads.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
@@ -90,14 +91,74 @@ const names = readdirSync(`${root}src/hooks/entry`)
   .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
   .map((name) => name.replace(/\.ts$/, ''));
 
-rmSync(outdir, { recursive: true, force: true });
-const hooks = await build({
-  ...common,
-  entryPoints: Object.fromEntries(names.map((name) => [name, `${root}src/hooks/entry/${name}.ts`])),
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  plugins: [externals(true)],
+/**
+ * Each module a hook imports dynamically (`await import('../app/open-app.js')`) becomes a chunk of its
+ * own, `<name>.chunk.cjs`, required only when that import runs: the code of the direct path (store
+ * adapters, write path, ranking, rendering) is neither read nor compiled by a hook the engine answers or
+ * a skip decides. Chunks split the same way, so the SQLite and PostgreSQL adapters are chunks of the
+ * store opener's chunk. A module statically imported by a bundle and by one of its chunks is in both
+ * (each chunk is self-contained; hooks/ share no mutable module state across that line, and
+ * `MemoryError` is recognised across copies).
+ */
+const chunkName = (file) => relative(`${root}src`, file).replace(/\.ts$/, '').replaceAll('/', '.');
+const chunkOf = (chunks) => ({
+  name: 'chunks',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.?\// }, (args) => {
+      // The stub's own `require` of the chunk file, resolved when the hook runs.
+      if (args.namespace === 'chunk') return { path: args.path, external: true };
+      if (args.kind !== 'dynamic-import') return undefined;
+      const file = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      if (!file.startsWith(`${root}src/`)) return undefined;
+      const name = chunkName(file);
+      chunks.set(name, file);
+      return { path: name, namespace: 'chunk' };
+    });
+    // A stub that `require`s the chunk: an external `import()` would stay an ES-module import in the
+    // CommonJS output, which neither Node's `require` cache nor the hook loader's code cache serves.
+    bundler.onLoad({ filter: /.*/, namespace: 'chunk' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(`./${args.path}.chunk.cjs`)});\n`,
+      loader: 'js',
+    }));
+  },
 });
+
+rmSync(outdir, { recursive: true, force: true });
+const chunks = new Map();
+const outputs = {};
+const report = { inputs: {}, outputs: {} };
+/** Builds one bundle or chunk; records its chunk imports in `chunks`. */
+async function bundleOne(entry, outfile) {
+  const result = await build({
+    ...common,
+    entryPoints: [entry],
+    outfile,
+    plugins: [chunkOf(chunks), externals(true)],
+  });
+  Object.assign(report.inputs, result.metafile.inputs);
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    report.outputs[file] = output;
+    outputs[file] = output;
+  }
+}
+for (const name of names) {
+  await bundleOne(`${root}src/hooks/entry/${name}.ts`, `${outdir}/${name}.cjs`);
+}
+const built = new Set();
+for (let pending = [...chunks]; pending.length > 0; pending = [...chunks].filter(([n]) => !built.has(n))) {
+  for (const [name, file] of pending) {
+    built.add(name);
+    await bundleOne(file, `${outdir}/${name}.chunk.cjs`);
+  }
+}
+// A chunk's module also imported statically would run as two copies, one of them behind the dynamic
+// import; the build refuses rather than ship that.
+for (const [file, output] of Object.entries(outputs)) {
+  const inBoth = Object.keys(output.inputs).filter(
+    (input) => input !== output.entryPoint && chunks.has(chunkName(`${root}${input}`)),
+  );
+  if (inBoth.length > 0) throw new Error(`${file} bundles its chunk module(s) ${inBoth.join(', ')}`);
+}
 // The CLI stays tsc's ES modules: the executable imports it as it is, and the failure logger (which
 // loads the redaction rules) only when something failed.
 const cliModules = {
@@ -116,12 +177,9 @@ const bin = await build({
   outfile: `${root}dist/cli/mnemo.cjs`,
   plugins: [cliModules, externals(false)],
 });
-for (const [file, output] of Object.entries({
-  ...hooks.metafile.outputs,
-  ...bin.metafile.outputs,
-})) {
+for (const [file, output] of Object.entries({ ...outputs, ...bin.metafile.outputs })) {
   console.log(`bundle ${file.replace(/^.*dist\//, '')}: ${Math.round(output.bytes / 1024)} KiB`);
 }
 if (process.env.MNEMO_BUNDLE_REPORT) {
-  writeFileSync(process.env.MNEMO_BUNDLE_REPORT, JSON.stringify(hooks.metafile));
+  writeFileSync(process.env.MNEMO_BUNDLE_REPORT, JSON.stringify(report));
 }

@@ -162,6 +162,47 @@ describe('runHookBundle', () => {
     expect(runs.mnemoTestRuns).toEqual([]);
   });
 
+  it('loads a chunk once, on its first require, through its own code cache, and leaves other requires to Node', async () => {
+    const t = setup(bundle('A'));
+    const bundleDir = join(t.root, 'chunked');
+    mkdirSync(bundleDir);
+    const main = [
+      'exports.main = async () => {',
+      "  const first = require('./store.open-store.chunk.cjs');",
+      "  const again = require('./store.open-store.chunk.cjs');",
+      "  globalThis.mnemoTestRuns.push(first === again ? first.tag() : 'two copies');",
+      "  globalThis.mnemoTestRuns.push(typeof require('node:path').join);",
+      '  return 0;',
+      '};',
+    ].join('\n');
+    const chunk = "globalThis.mnemoTestRuns.push('chunk ran');\nexports.tag = () => 'from the chunk';\n";
+    writeFileSync(join(bundleDir, 'post-tool-use.cjs'), main);
+    writeFileSync(join(bundleDir, 'store.open-store.chunk.cjs'), chunk);
+    const env = { MNEMO_HOME: t.home };
+    expect(await runHookBundle('post-tool-use', { bundleDir, env })).toBe(true);
+    expect(runs.mnemoTestRuns).toEqual(['chunk ran', 'from the chunk', 'function']);
+    const chunkCache = join(codeCacheDir(env), 'store.open-store.chunk.v8cache');
+    const first = statSync(chunkCache);
+    expect(first.mode & 0o777).toBe(0o600);
+    expect(readFileSync(chunkCache).includes(Buffer.from(chunk))).toBe(true);
+    // A new install directory, as a new process sees it: the cache is used, not written again.
+    const next = join(t.root, 'chunked-2');
+    mkdirSync(next);
+    writeFileSync(join(next, 'post-tool-use.cjs'), main);
+    writeFileSync(join(next, 'store.open-store.chunk.cjs'), chunk);
+    expect(await runHookBundle('post-tool-use', { bundleDir: next, env })).toBe(true);
+    expect(statSync(chunkCache).ino).toBe(first.ino);
+    expect(t.log()).toBe('');
+  });
+
+  it('logs a hook whose chunk is missing as failed, and still answers that the hook ran', async () => {
+    const t = setup(bundle('A'));
+    const main =
+      "exports.main = async () => { require('./app.open-app.chunk.cjs'); return 0; };\n";
+    expect(await t.run('session-end', main)).toBe(true);
+    expect(t.log()).toMatch(/hook failed; exited 0 without output.*app\.open-app\.chunk\.cjs/);
+  });
+
   it('runs without touching the home when the cache is off', async () => {
     const t = setup(bundle('A'));
     const bundleDir = join(t.root, 'plain');

@@ -73,41 +73,97 @@ function withChecksums<T>(work: () => T): T {
   }
 }
 
-/** Compiles and evaluates the bundle as a CommonJS module; returns its exports and the script. */
-function evaluate(
-  file: string,
-  source: Buffer,
-  cachedData: Buffer | undefined,
-): { entry: HookBundleEntry; script: vm.Script } {
-  const script = withChecksums(
-    () =>
-      new vm.Script(nodeModule.wrap(source.toString('utf8')), {
-        filename: file,
-        cachedData,
-        // Bundles resolve their imports at build time; should one still reach `import()`, Node's own
-        // loader answers it rather than a vm error.
-        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-      }),
-  );
-  const wrapper = script.runInThisContext() as (
-    exports: unknown,
-    require: NodeJS.Require,
-    module: { exports: unknown },
-    filename: string,
-    dirname: string,
-  ) => void;
-  const module = { exports: {} as unknown };
-  wrapper.call(
-    module.exports,
-    module.exports,
-    nodeModule.createRequire(file),
-    module,
-    file,
-    dirname(file),
-  );
-  const entry = module.exports as Partial<HookBundleEntry>;
-  if (typeof entry.main !== 'function') throw new Error(`${file} exports no main()`);
-  return { entry: entry as HookBundleEntry, script };
+/** A bundle or chunk compiled in this process, kept for writing its code cache after the run. */
+interface Compiled {
+  name: string;
+  source: Buffer;
+  cached: Buffer | undefined;
+  script: vm.Script;
+}
+
+/** A chunk of a bundle (`./<name>.chunk.cjs`, scripts/bundle-hooks.mjs), as its bundle requires it. */
+const CHUNK = /^\.\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.chunk\.cjs$/;
+
+/**
+ * Loads the bundles and chunks of one hook through the code cache. A chunk is evaluated once, on its
+ * first `require`, like a CommonJS module; requests that are not chunks go to Node's `require`.
+ */
+class BundleLoader {
+  readonly compiled: Compiled[] = [];
+  private readonly chunks = new Map<string, unknown>();
+
+  constructor(
+    private readonly bundleDir: string,
+    private readonly cacheDir: string | undefined,
+  ) {}
+
+  /** Compiles and evaluates `<bundleDir>/<file>` as a CommonJS module; returns its exports. */
+  load(name: string, file: string, source: Buffer): unknown {
+    const path = join(this.bundleDir, file);
+    const cached = this.cacheDir === undefined ? undefined : readCodeCache(this.cacheDir, name, source);
+    const script = withChecksums(
+      () =>
+        new vm.Script(nodeModule.wrap(source.toString('utf8')), {
+          filename: path,
+          cachedData: cached,
+          // Bundles resolve their imports at build time; should one still reach `import()`, Node's own
+          // loader answers it rather than a vm error.
+          importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+        }),
+    );
+    this.compiled.push({ name, source, cached, script });
+    const wrapper = script.runInThisContext() as (
+      exports: unknown,
+      require: NodeJS.Require,
+      module: { exports: unknown },
+      filename: string,
+      dirname: string,
+    ) => void;
+    const module = { exports: {} as unknown };
+    wrapper.call(module.exports, module.exports, this.requireFor(path), module, path, dirname(path));
+    return module.exports;
+  }
+
+  private requireFor(path: string): NodeJS.Require {
+    const base = nodeModule.createRequire(path);
+    const chunkRequire = (id: string): unknown => {
+      const chunk = CHUNK.exec(id)?.[1];
+      return chunk === undefined ? base(id) : this.chunk(chunk);
+    };
+    return Object.assign(chunkRequire, {
+      resolve: base.resolve,
+      cache: base.cache,
+      main: base.main,
+      extensions: base.extensions,
+    }) as NodeJS.Require;
+  }
+
+  private chunk(name: string): unknown {
+    if (this.chunks.has(name)) return this.chunks.get(name);
+    const file = `${name}.chunk.cjs`;
+    const source = readFileSync(join(this.bundleDir, file));
+    const exports = this.load(`${name}.chunk`, file, source);
+    this.chunks.set(name, exports);
+    return exports;
+  }
+
+  /**
+   * Saves the code of every script that had no usable cache, after the run, so the code of every
+   * function the hook compiled is in it too.
+   */
+  saveCaches(): void {
+    const dir = this.cacheDir;
+    if (dir === undefined) return;
+    for (const { name, source, cached, script } of this.compiled) {
+      if (cached !== undefined && !script.cachedDataRejected) continue;
+      writeCodeCache(
+        dir,
+        name,
+        source,
+        withChecksums(() => script.createCachedData()),
+      );
+    }
+  }
 }
 
 async function logFailure(
@@ -126,38 +182,27 @@ async function logFailure(
  */
 export async function runHookBundle(name: string, options: RunHookBundleOptions): Promise<boolean> {
   if (!HOOK_NAME.test(name) || failedBundles().has(name)) return false;
-  const file = join(options.bundleDir, `${name}.cjs`);
-  let loaded: { entry: HookBundleEntry; script: vm.Script; source: Buffer };
-  let cacheDir: string | undefined;
-  let cached: Buffer | undefined;
+  let loader: BundleLoader;
+  let entry: HookBundleEntry;
   try {
-    const source = readBundle(file);
+    const source = readBundle(join(options.bundleDir, `${name}.cjs`));
     if (source === undefined) return false;
-    if (options.codeCache !== false) {
-      cacheDir = codeCacheDir(options.env);
-      cached = readCodeCache(cacheDir, name, source);
-    }
-    loaded = { ...evaluate(file, source, cached), source };
+    const cacheDir = options.codeCache === false ? undefined : codeCacheDir(options.env);
+    loader = new BundleLoader(options.bundleDir, cacheDir);
+    const exports = loader.load(name, `${name}.cjs`, source) as Partial<HookBundleEntry>;
+    if (typeof exports.main !== 'function') throw new Error(`${name}.cjs exports no main()`);
+    entry = exports as HookBundleEntry;
   } catch (error) {
     failedBundles().add(name);
     await logFailure(options.env, name, error);
     return false;
   }
   try {
-    await loaded.entry.main();
+    await entry.main();
   } catch (error) {
     // run-hook never rejects; should a bundle do so anyway, the hook still ends quietly and exits 0.
     await logFailure(options.env, name, error, 'hook failed; exited 0 without output');
   }
-  if (cacheDir !== undefined && (cached === undefined || loaded.script.cachedDataRejected)) {
-    // After the run, so the code of every function the hook compiled is in the cache too.
-    const { script } = loaded;
-    writeCodeCache(
-      cacheDir,
-      name,
-      loaded.source,
-      withChecksums(() => script.createCachedData()),
-    );
-  }
+  loader.saveCaches();
   return true;
 }

@@ -22,7 +22,17 @@ export interface MemoryErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Marks every MemoryError, so `instanceof` holds across copies of this module: a hook bundle and the
+ * chunk it loads for the direct path each carry one (scripts/bundle-hooks.mjs).
+ */
+const MEMORY_ERROR = Symbol.for('mnemo.MemoryError');
+
 export class MemoryError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && MEMORY_ERROR in value;
+  }
+
   override readonly name = 'MemoryError';
   readonly details: Record<string, unknown> | undefined;
 
@@ -35,6 +45,9 @@ export class MemoryError extends Error {
     this.details = options.details;
   }
 }
+
+// On the prototype, so an error's own properties (what tests and logs compare) stay as they were.
+Object.defineProperty(MemoryError.prototype, MEMORY_ERROR, { value: true });
 
 export function isMemoryError(error: unknown, code?: MemoryErrorCode): error is MemoryError {
   return error instanceof MemoryError && (code === undefined || error.code === code);

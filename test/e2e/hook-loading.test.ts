@@ -2,7 +2,9 @@
  * What a hook process loads: the store and its native driver only when the event writes or reads there
  * itself. A skipped Read, a capture handed to the engine and an injection the engine answers never load
  * better-sqlite3 or sqlite-vec; on a SQLite home no hook ever loads the PostgreSQL driver. The built
- * binary, with a preload that records every `require` the hook bundle makes.
+ * binary, with a preload that records every `require` the hook bundle makes. The direct path's code is
+ * in chunks of their own (scripts/bundle-hooks.mjs), loaded through the code cache: which chunks a hook
+ * compiled shows in the cache directory, one file per script it ran.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +36,12 @@ function recordingHome(): { t: TestHome; loaded: () => string[] } {
   };
 }
 
+/** The scripts a hook process of this home compiled (bundles and chunks), from the code cache. */
+function compiledScripts(t: TestHome): string[] {
+  const dir = join(t.home, 'cache', 'v8');
+  return existsSync(dir) ? readdirSync(dir).map((name) => name.replace(/\.v8cache$/, '')).sort() : [];
+}
+
 describe('hook process loading (built binary)', () => {
   it('opens no store and loads no SQLite driver for a skipped Read', async () => {
     const { t, loaded } = recordingHome();
@@ -44,6 +52,7 @@ describe('hook process loading (built binary)', () => {
     );
     expect(existsSync(t.dbPath)).toBe(false);
     expect(readdirSync(join(t.home, 'spool'))).toEqual(['capture.skipped.read_not_captured.tally']);
+    expect(compiledScripts(t)).toEqual(['post-tool-use']);
     expect(loaded()).not.toContain('better-sqlite3');
     expect(loaded()).not.toContain('sqlite-vec');
     expect(loaded()).not.toContain('pg');
@@ -62,6 +71,7 @@ describe('hook process loading (built binary)', () => {
     );
     expect(loaded()).toContain('node:net');
     expect(loaded()).not.toContain('better-sqlite3');
+    expect(compiledScripts(t)).toEqual(['post-tool-use']);
     const stored = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
     expect(stored.map((memory) => memory.origin)).toEqual(['local_edit']);
   });
@@ -76,6 +86,13 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).toContain('better-sqlite3');
     expect(loaded()).not.toContain('pg');
     expect(existsSync(t.dbPath)).toBe(true);
+    // The direct path, and only the SQLite adapter's chunk of the two.
+    expect(compiledScripts(t)).toEqual([
+      'app.open-app.chunk',
+      'capture.apply-tool-result.chunk',
+      'post-tool-use',
+      'store.sqlite.open-sqlite-store.chunk',
+    ]);
   });
 
   it('has the running engine answer session start and prompt recall without loading any driver', async () => {
@@ -109,7 +126,64 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).toContain('node:net');
     for (const driver of ['better-sqlite3', 'sqlite-vec', 'pg'])
       expect(loaded()).not.toContain(driver);
+    // Neither hook compiled its direct path: no store opener, handler or adapter chunk.
+    expect(compiledScripts(t)).toEqual(['session-start', 'user-prompt-submit']);
     const ping = await pingEngine({ home: t.home }, 5000);
     expect(ping?.injections).toBe(2);
+  });
+});
+
+const BUNDLES = fileURLToPath(new URL('../../dist/hook-bundles/', import.meta.url));
+
+/** The source modules a built bundle or chunk carries (esbuild heads each one with `// src/…`). */
+function modulesOf(file: string): string[] {
+  const text = readFileSync(join(BUNDLES, file), 'utf8');
+  return [...new Set([...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1] ?? ''))];
+}
+
+/** The chunks a bundle or chunk requires. */
+function chunksOf(file: string): string[] {
+  const text = readFileSync(join(BUNDLES, file), 'utf8');
+  return [...text.matchAll(/require\("\.\/([a-z0-9.-]+\.chunk\.cjs)"\)/g)].map((match) => match[1] ?? '');
+}
+
+describe('hook bundles (built)', () => {
+  // What only the direct path needs: opening the store, its adapters, the write path, recall and rendering.
+  const directOnly = [
+    /^src\/app\//,
+    /^src\/store\/(sqlite|postgres)\//,
+    /^src\/store\/lexical-rules\.ts$/,
+    /^src\/write\/(write-memory|fragment-cluster|write-anchors)\.ts$/,
+    /^src\/core\/(ranking|render|injection)\//,
+    /^src\/retrieval\//,
+  ];
+
+  it.each(['post-tool-use', 'post-tool-use-failure', 'session-start', 'user-prompt-submit'])(
+    'keeps the direct path of %s out of its bundle, in chunks it requires only there',
+    (event) => {
+      const modules = modulesOf(`${event}.cjs`);
+      expect(modules).toContain(`src/hooks/entry/${event}.ts`);
+      expect(modules.filter((module) => directOnly.some((rule) => rule.test(module)))).toEqual([]);
+      expect(chunksOf(`${event}.cjs`)).toContain('app.open-app.chunk.cjs');
+    },
+  );
+
+  it('puts each store adapter in a chunk of its own, required by the store opener', () => {
+    expect(chunksOf('app.open-app.chunk.cjs').sort()).toEqual([
+      'store.postgres.open-postgres-store.chunk.cjs',
+      'store.sqlite.open-sqlite-store.chunk.cjs',
+    ]);
+    expect(modulesOf('app.open-app.chunk.cjs').filter((m) => m.startsWith('src/store/'))).not.toContain(
+      'src/store/sqlite/open-sqlite-store.ts',
+    );
+    expect(modulesOf('store.sqlite.open-sqlite-store.chunk.cjs')).not.toContain(
+      'src/store/postgres/open-postgres-store.ts',
+    );
+  });
+
+  it('gives the direct prompt recall the same ranking code the CLI runs, in its handler chunk', () => {
+    const modules = modulesOf('hooks.user-prompt-submit.chunk.cjs');
+    for (const module of ['src/retrieval/retrieve.ts', 'src/core/ranking/bm25f.ts'])
+      expect(modules).toContain(module);
   });
 });

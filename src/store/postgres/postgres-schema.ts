@@ -300,6 +300,14 @@ CREATE TABLE model_state (
 );
 `;
 
+// v6: partial indexes for what every session start lists, the pinned memories and a project's newest
+// checkpoint (the SQLite v9 design; see sqlite-schema.ts). Nothing to backfill.
+const V6 = `
+CREATE INDEX memories_pinned ON memories (created_at, seq) WHERE pinned AND superseded_by IS NULL;
+CREATE INDEX memories_checkpoints ON memories (project_key, created_at, seq)
+  WHERE kind = 'checkpoint' AND superseded_by IS NULL;
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -307,6 +315,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'code-anchors', sql: V3 },
   { version: 4, name: 'source-address', sql: V4, backfill: backfillSourceV4 },
   { version: 5, name: 'recall-quality', sql: V5 },
+  { version: 6, name: 'session-start-indexes', sql: V6 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

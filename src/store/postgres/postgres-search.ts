@@ -39,8 +39,13 @@ export function buildFilter(filter: MemoryFilter, params: Params): string {
     );
   }
   // An empty list matches nothing rather than everything (fail closed), as on SQLite.
-  if (filter.kinds !== undefined)
+  // A project's checkpoints and the pinned memories are written out, never parameters, so the query
+  // implies the WHERE of the partial indexes session start lists through (schema v6).
+  if (filter.kinds?.length === 1 && filter.kinds[0] === 'checkpoint') {
+    clauses.push("m.kind = 'checkpoint'");
+  } else if (filter.kinds !== undefined) {
     clauses.push(`m.kind = ANY(${params.add([...filter.kinds])}::text[])`);
+  }
   if (filter.origins !== undefined) {
     clauses.push(`m.origin = ANY(${params.add([...filter.origins])}::text[])`);
   }
@@ -68,7 +73,7 @@ export function buildFilter(filter: MemoryFilter, params: Params): string {
          OR right(m.source_host, length(d.v) + 1) = '.' || d.v)`,
     );
   }
-  if (filter.pinned !== undefined) clauses.push(`m.pinned = ${params.add(filter.pinned)}`);
+  if (filter.pinned !== undefined) clauses.push(filter.pinned ? 'm.pinned' : 'NOT m.pinned');
   if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
   if (filter.quarantine === undefined) {
     clauses.push("m.quarantine <> 'rejected'");

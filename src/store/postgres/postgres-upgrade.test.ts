@@ -467,6 +467,67 @@ function describeUpgrade(name: string, target: () => Target): void {
       }
     });
 
+    it('gains the partial indexes session start lists through (v6), and lists what a full scan finds', async () => {
+      const schema = freshSchema('v6');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V5);
+      const store = await target().open(schema);
+      try {
+        const { rows: indexes } = await raw.query<{ indexname: string; indexdef: string }>(
+          `SELECT indexname, indexdef FROM pg_indexes
+            WHERE schemaname = current_schema() AND indexname IN ('memories_pinned', 'memories_checkpoints')
+            ORDER BY indexname`,
+        );
+        expect(indexes.map((row) => row.indexname)).toEqual([
+          'memories_checkpoints',
+          'memories_pinned',
+        ]);
+        expect(indexes[0]?.indexdef).toMatch(
+          /WHERE \(\(kind = 'checkpoint'::text\) AND \(superseded_by IS NULL\)\)/,
+        );
+        expect(indexes[1]?.indexdef).toMatch(/WHERE \(pinned AND \(superseded_by IS NULL\)\)/);
+        // A pinned memory and two checkpoints of one project, listed as session start lists them.
+        const projectKey = '/home/dev/projects/alpha';
+        const written = [];
+        for (const [content, kind, pinned] of [
+          ['Checkpoint: halfway through the log rotation', 'checkpoint', false],
+          ['Release notes go in CHANGELOG.md, newest first.', 'decision', true],
+          ['Checkpoint: log rotation done', 'checkpoint', false],
+        ] as const) {
+          written.push(
+            (await store.remember({ content, projectKey, kind, origin: 'user', pinned })).memory.id,
+          );
+        }
+        const reference = async (where: string) =>
+          (
+            await raw.query<{ id: string }>(
+              `SELECT id FROM memories WHERE superseded_by IS NULL AND quarantine <> 'rejected'
+                 AND ${where} ORDER BY created_at DESC, seq DESC`,
+              [projectKey],
+            )
+          ).rows.map((row) => row.id);
+        const pinned = await store.listMemories({
+          scope: { projectKey, includeGlobal: true },
+          pinned: true,
+          limit: 50,
+        });
+        expect(pinned.map((m) => m.id)).toEqual(
+          await reference(
+            "pinned AND ((project_key = $1 AND visibility = 'project') OR visibility = 'global')",
+          ),
+        );
+        expect(pinned.map((m) => m.id)).toContain(written[1]);
+        const checkpoints = await store.listMemories({
+          scope: { projectKey, includeGlobal: false },
+          kinds: ['checkpoint'],
+          limit: 1,
+        });
+        expect(checkpoints.map((m) => m.id)).toEqual([written[2]]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it.each([
       ['v1', FIXTURE],
       ['v3', FIXTURE_V3],

@@ -12,11 +12,13 @@ import type {
   CounterRow,
   ExportedMemory,
   InjectionRecord,
+  ListOptions,
   MemoryStore,
   SessionTaint,
 } from '../store.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { LATEST_SCHEMA_VERSION } from './sqlite-schema.js';
+import { listSql } from './sqlite-search.js';
 
 /**
  * Upgrade tests over the frozen databases of every released schema (threat model S1). Each fixture
@@ -67,6 +69,8 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   7: () => ({ sourceUrl: null }),
   // v8: each row's context is its session neighbours' content (see v8ContextOf), built on first open.
   8: () => ({}),
+  // v9 adds no column: only partial indexes, checked by 'gains the partial indexes …' below.
+  9: () => ({}),
 };
 
 /**
@@ -325,6 +329,73 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
       expect(left).toBe(0);
       const columns = raw.prepare("SELECT name FROM pragma_table_info('injections')").pluck().all();
       expect(columns).toContain('withheld');
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('gains the partial indexes session start lists through (v9), and lists what a full scan finds', async () => {
+    const raw = openRawSqlite(path);
+    try {
+      const indexes = raw
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (?, ?) ORDER BY name",
+        )
+        .pluck()
+        .all('memories_checkpoints', 'memories_pinned');
+      expect(indexes).toEqual(['memories_checkpoints', 'memories_pinned']);
+      // The listings walk them (not the whole scope newest-first).
+      const planOf = (options: ListOptions) => {
+        const { sql, params } = listSql(options);
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as {
+          detail: string;
+        }[];
+        return rows.map((row) => row.detail).join(' | ');
+      };
+      const scope = { projectKey: '/home/dev/projects/alpha', includeGlobal: true };
+      expect(planOf({ scope, pinned: true, limit: 50 })).toMatch(/USING INDEX memories_pinned/);
+      expect(
+        planOf({ scope: { ...scope, includeGlobal: false }, kinds: ['checkpoint'], limit: 1 }),
+      ).toMatch(/USING INDEX memories_checkpoints/);
+      const projects = raw
+        .prepare('SELECT DISTINCT project_key FROM memories WHERE project_key IS NOT NULL')
+        .pluck()
+        .all() as string[];
+      // The reference: every active row, read without any index.
+      const scan = (where: string, ...params: unknown[]) =>
+        raw
+          .prepare(
+            `SELECT id FROM memories NOT INDEXED WHERE superseded_by IS NULL
+               AND quarantine <> 'rejected' AND ${where} ORDER BY created_at DESC, seq DESC`,
+          )
+          .pluck()
+          .all(...params);
+      const ids = (memories: readonly { id: string }[]) => memories.map((m) => m.id);
+      for (const projectKey of projects) {
+        const pinned = await store.listMemories({
+          scope: { projectKey, includeGlobal: true },
+          pinned: true,
+          limit: 50,
+        });
+        expect(ids(pinned), projectKey).toEqual(
+          scan(
+            "pinned = 1 AND ((project_key = ? AND visibility = 'project') OR visibility = 'global')",
+            projectKey,
+          ),
+        );
+        const checkpoints = await store.listMemories({
+          scope: { projectKey, includeGlobal: false },
+          kinds: ['checkpoint'],
+          limit: 5,
+        });
+        expect(ids(checkpoints), projectKey).toEqual(
+          scan("kind = 'checkpoint' AND project_key = ? AND visibility = 'project'", projectKey),
+        );
+      }
+      const listed = (await store.listMemories({ kinds: ['checkpoint'], limit: 50 })).length;
+      expect(listed).toBe(
+        manifest.memories.filter((m) => m.kind === 'checkpoint' && m.supersededBy === null).length,
+      );
     } finally {
       raw.close();
     }

@@ -55,7 +55,10 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
   }
   // An empty list matches nothing rather than everything: a caller that narrowed origins to an empty
   // allowlist must not get every origin back (fail closed).
-  if (filter.kinds !== undefined) {
+  if (onlyCheckpoints(filter)) {
+    // Written out, so the query implies the WHERE of the partial index memories_checkpoints.
+    clauses.push("m.kind = 'checkpoint'");
+  } else if (filter.kinds !== undefined) {
     clauses.push(`+m.kind IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(filter.kinds));
   }
@@ -92,10 +95,8 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
     );
     params.push(JSON.stringify(filter.sourceDomains.map((d) => String(d).toLowerCase())));
   }
-  if (filter.pinned !== undefined) {
-    clauses.push('m.pinned = ?');
-    params.push(filter.pinned ? 1 : 0);
-  }
+  // Written out (never a parameter), so `pinned = 1` implies the WHERE of the partial index memories_pinned.
+  if (filter.pinned !== undefined) clauses.push(filter.pinned ? 'm.pinned = 1' : 'm.pinned = 0');
   if (filter.includeSuperseded !== true) clauses.push('m.superseded_by IS NULL');
   // Rejected memories are kept for audit and appear only where a caller asks for them by state.
   if (filter.quarantine === undefined) {
@@ -108,6 +109,22 @@ export function buildFilter(filter: MemoryFilter): SqlFragment {
 }
 
 const NEWEST_FIRST = 'ORDER BY m.created_at DESC, m.seq DESC';
+
+function onlyCheckpoints(filter: MemoryFilter): boolean {
+  return filter.kinds?.length === 1 && filter.kinds[0] === 'checkpoint';
+}
+
+/**
+ * The partial index a listing walks, when its filter implies one (schema v9): pinned memories, or a
+ * project's checkpoints. Session start asks for both on every start and there are few of either, so
+ * without them it would walk the whole scope newest-first to find none (50 ms at 100k memories).
+ * Named explicitly, since SQLite without statistics prefers the scope's index.
+ */
+function listIndex(options: ListOptions): string {
+  if (options.includeSuperseded === true) return '';
+  if (options.pinned === true) return ' INDEXED BY memories_pinned';
+  return onlyCheckpoints(options) ? ' INDEXED BY memories_checkpoints' : '';
+}
 
 /**
  * `listMemories`: newest first. A project's scope with global memories is read as two walks of an index
@@ -122,7 +139,7 @@ export function listSql(options: ListOptions): SqlFragment {
   if (scope === undefined || scope.projectKey === null || !scope.includeGlobal) {
     const filter = buildFilter(options);
     return {
-      sql: `SELECT m.* FROM memories m WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+      sql: `SELECT m.* FROM memories m${listIndex(options)} WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
       params: [...filter.params, limit, offset],
     };
   }
@@ -130,7 +147,7 @@ export function listSql(options: ListOptions): SqlFragment {
   // The same scope otherwise (its author rule included), narrowed to global memories.
   const global = buildFilter({ ...options, scope: { ...scope, projectKey: null } });
   const walk = (filter: SqlFragment) =>
-    `SELECT * FROM (SELECT m.* FROM memories m WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ?)`;
+    `SELECT * FROM (SELECT m.* FROM memories m${listIndex(options)} WHERE ${filter.sql} ${NEWEST_FIRST} LIMIT ?)`;
   return {
     sql: `${walk(project)} UNION ALL ${walk(global)} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
     params: [...project.params, limit + offset, ...global.params, limit + offset, limit, offset],

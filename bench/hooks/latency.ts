@@ -19,12 +19,11 @@
  *
  * `--before <checkout>` also measures the hooks of another built checkout of mnemo (its
  * `dist/cli/mnemo.cjs`, or `dist/cli/main.js` for builds that predate it) in the same round-robin, each
- * against its own copy of the seeded home and, with the engine up, its own engine: a before/after
- * comparison under the same load.
+ * against its own home holding the same memories (seeded by that checkout's store code, so in its own
+ * schema version) and, with the engine up, its own engine: a before/after comparison under the same load.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -34,7 +33,7 @@ import {
 } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { anchorContent } from '../../src/anchors/anchor-content.js';
@@ -212,8 +211,23 @@ function makeRepository(project: string): void {
   git(project, 'commit', '-q', '-m', 'files');
 }
 
-async function seed(home: string, project: string, count: number): Promise<void> {
-  const store = await openSqliteStore({ path: join(home, 'mnemo.db') });
+type OpenStore = typeof openSqliteStore;
+
+/** The store opener of the checkout measured as "before", so its home holds a schema it can open. */
+async function beforeOpener(checkout: string): Promise<OpenStore> {
+  const module = (await import(
+    pathToFileURL(join(checkout, 'dist', 'store', 'sqlite', 'open-sqlite-store.js')).href
+  )) as { openSqliteStore: OpenStore };
+  return module.openSqliteStore;
+}
+
+async function seed(
+  home: string,
+  project: string,
+  count: number,
+  open: OpenStore = openSqliteStore,
+): Promise<void> {
+  const store = await open({ path: join(home, 'mnemo.db') });
   const random = seededRandom(7);
   const kinds = ['decision', 'fix', 'error', 'note'] as const;
   for (let i = 0; i < count; i += 1) {
@@ -310,11 +324,13 @@ try {
     };
     process.stderr.write(`seeding ${count} memories...\n`);
     await seed(home, project, count);
-    // The checkout measured as "before" gets its own copy of the seeded store (closed, so one file).
+    // The checkout measured as "before" gets its own home with the same memories, written by its own
+    // store code: its schema may be older than this build's.
     const beforeHome = join(root, `home-${count}-before`);
-    if (BEFORE_BIN !== undefined) {
+    if (args.before !== undefined) {
       mkdirSync(beforeHome, { recursive: true });
-      copyFileSync(join(home, 'mnemo.db'), join(beforeHome, 'mnemo.db'));
+      process.stderr.write(`seeding ${count} memories for the "before" checkout...\n`);
+      await seed(beforeHome, project, count, await beforeOpener(args.before));
     }
     const all = steps(project, beforeHome);
     process.stderr.write(`measuring ${count} memories, engine down...\n`);

@@ -92,73 +92,99 @@ const names = readdirSync(`${root}src/hooks/entry`)
   .map((name) => name.replace(/\.ts$/, ''));
 
 /**
- * Each module a hook imports dynamically (`await import('../app/open-app.js')`) becomes a chunk of its
- * own, `<name>.chunk.cjs`, required only when that import runs: the code of the direct path (store
- * adapters, write path, ranking, rendering) is neither read nor compiled by a hook the engine answers or
- * a skip decides. Chunks split the same way, so the SQLite and PostgreSQL adapters are chunks of the
- * store opener's chunk. A module statically imported by a bundle and by one of its chunks is in both
- * (each chunk is self-contained; hooks/ share no mutable module state across that line, and
- * `MemoryError` is recognised across copies).
+ * A hook's bundle holds what it runs before it would open the store. Each module it imports dynamically
+ * (the store opener, the write path, the injecting handlers: what only the direct path needs) is in
+ * one chunk per hook, `<hook>.direct.chunk.cjs`, required when the first of those imports runs: a hook
+ * the engine answers, or a skip, neither reads nor compiles it. Inside that chunk, dynamic imports stay
+ * lazily initialised modules, except the PostgreSQL adapter, a chunk of its own that only a PostgreSQL
+ * home loads. A module the bundle and its chunk both import is in both files (hooks/ share no mutable
+ * module state across that line, and `MemoryError` is recognised across copies); a module the bundle
+ * imports statically is never also reached through one of its dynamic imports (checked below).
  */
-const chunkName = (file) => relative(`${root}src`, file).replace(/\.ts$/, '').replaceAll('/', '.');
-const chunkOf = (chunks) => ({
-  name: 'chunks',
+const srcFile = (resolveDir, path) => resolve(resolveDir, path).replace(/\.js$/, '.ts');
+const keyOf = (file) => relative(`${root}src`, file).replace(/\.ts$/, '');
+const POSTGRES = 'store/postgres/open-postgres-store';
+const POSTGRES_CHUNK = `${POSTGRES.replaceAll('/', '.')}.chunk.cjs`;
+
+/** The stub of a module behind a chunk: `require`s the chunk (an external `import()` would stay an
+ * ES-module import in the CommonJS output, which the hook loader's code cache does not serve). */
+const stub = (chunkFile, key) => ({
+  contents: `module.exports = require(${JSON.stringify(`./${chunkFile}`)})${key === undefined ? '' : `[${JSON.stringify(key)}]`};\n`,
+  loader: 'js',
+});
+
+/** For a hook's bundle: every dynamic import inside src/ goes to the hook's direct chunk. */
+const toDirectChunk = (hook, targets) => ({
+  name: 'direct-chunk',
   setup(bundler) {
     bundler.onResolve({ filter: /^\.\.?\// }, (args) => {
-      // The stub's own `require` of the chunk file, resolved when the hook runs.
       if (args.namespace === 'chunk') return { path: args.path, external: true };
       if (args.kind !== 'dynamic-import') return undefined;
-      const file = resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
+      const file = srcFile(args.resolveDir, args.path);
       if (!file.startsWith(`${root}src/`)) return undefined;
-      const name = chunkName(file);
-      chunks.set(name, file);
-      return { path: name, namespace: 'chunk' };
+      targets.set(keyOf(file), file);
+      return { path: keyOf(file), namespace: 'chunk' };
     });
-    // A stub that `require`s the chunk: an external `import()` would stay an ES-module import in the
-    // CommonJS output, which neither Node's `require` cache nor the hook loader's code cache serves.
-    bundler.onLoad({ filter: /.*/, namespace: 'chunk' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(`./${args.path}.chunk.cjs`)});\n`,
-      loader: 'js',
-    }));
+    bundler.onLoad({ filter: /.*/, namespace: 'chunk' }, (args) =>
+      stub(`${hook}.direct.chunk.cjs`, args.path),
+    );
   },
 });
 
+/** For a direct chunk: the PostgreSQL adapter stays out, in its own chunk; other imports are inlined. */
+const postgresApart = {
+  name: 'postgres-apart',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.namespace === 'chunk') return { path: args.path, external: true };
+      if (args.kind !== 'dynamic-import') return undefined;
+      return keyOf(srcFile(args.resolveDir, args.path)) === POSTGRES
+        ? { path: POSTGRES, namespace: 'chunk' }
+        : undefined;
+    });
+    bundler.onLoad({ filter: /.*/, namespace: 'chunk' }, () => stub(POSTGRES_CHUNK));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
-const chunks = new Map();
 const outputs = {};
 const report = { inputs: {}, outputs: {} };
-/** Builds one bundle or chunk; records its chunk imports in `chunks`. */
-async function bundleOne(entry, outfile) {
-  const result = await build({
-    ...common,
-    entryPoints: [entry],
-    outfile,
-    plugins: [chunkOf(chunks), externals(true)],
-  });
+async function bundleOne(options, plugins) {
+  const result = await build({ ...common, ...options, plugins: [...plugins, externals(true)] });
   Object.assign(report.inputs, result.metafile.inputs);
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    report.outputs[file] = output;
-    outputs[file] = output;
-  }
+  Object.assign(report.outputs, result.metafile.outputs);
+  Object.assign(outputs, result.metafile.outputs);
+  return result.metafile.outputs;
 }
 for (const name of names) {
-  await bundleOne(`${root}src/hooks/entry/${name}.ts`, `${outdir}/${name}.cjs`);
-}
-const built = new Set();
-for (let pending = [...chunks]; pending.length > 0; pending = [...chunks].filter(([n]) => !built.has(n))) {
-  for (const [name, file] of pending) {
-    built.add(name);
-    await bundleOne(file, `${outdir}/${name}.chunk.cjs`);
-  }
-}
-// A chunk's module also imported statically would run as two copies, one of them behind the dynamic
-// import; the build refuses rather than ship that.
-for (const [file, output] of Object.entries(outputs)) {
-  const inBoth = Object.keys(output.inputs).filter(
-    (input) => input !== output.entryPoint && chunks.has(chunkName(`${root}${input}`)),
+  const targets = new Map();
+  const bundle = await bundleOne(
+    { entryPoints: [`${root}src/hooks/entry/${name}.ts`], outfile: `${outdir}/${name}.cjs` },
+    [toDirectChunk(name, targets)],
   );
-  if (inBoth.length > 0) throw new Error(`${file} bundles its chunk module(s) ${inBoth.join(', ')}`);
+  // A module the bundle also imports statically would run as two copies, one of them behind the
+  // dynamic import; the build refuses rather than ship that.
+  for (const output of Object.values(bundle)) {
+    const both = Object.keys(output.inputs).filter((input) => targets.has(keyOf(`${root}${input}`)));
+    if (both.length > 0) throw new Error(`${name}: ${both.join(', ')} imported statically and dynamically`);
+  }
+  if (targets.size === 0) continue;
+  // The chunk exports each module's namespace under its key (`app/open-app`).
+  const contents = [...targets]
+    .map(([key, file], i) => `import * as m${i} from ${JSON.stringify(file)};\nexport { m${i} as ${JSON.stringify(key)} };`)
+    .join('\n');
+  await bundleOne(
+    {
+      stdin: { contents, resolveDir: `${root}src`, sourcefile: `${name}.direct.ts`, loader: 'ts' },
+      outfile: `${outdir}/${name}.direct.chunk.cjs`,
+    },
+    [postgresApart],
+  );
 }
+await bundleOne(
+  { entryPoints: [`${root}src/${POSTGRES}.ts`], outfile: `${outdir}/${POSTGRES_CHUNK}` },
+  [postgresApart],
+);
 // The CLI stays tsc's ES modules: the executable imports it as it is, and the failure logger (which
 // loads the redaction rules) only when something failed.
 const cliModules = {

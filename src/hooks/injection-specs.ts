@@ -4,17 +4,13 @@
  * neither opens the store nor loads the SQLite driver; the engine runs the same handler
  * (hooks/engine-injection.ts: pack planning, injection gate, renderer and ledger). With no engine, an
  * engine that lacks the op, or no answer in time, the hook reads the store itself as before, within the
- * same deadline. The handlers are imported only on that direct path, so the engine path loads little.
+ * same deadline. The handlers are imported only on that direct path, so the engine path loads little;
+ * each hook's spec is in its entry module (hooks/entry/), so a hook's direct chunk holds its own
+ * handler only (scripts/bundle-hooks.mjs).
  */
 import { engineInject } from '../engine/engine-call.js';
-import { type EngineInjectArgs, MAX_QUERY_CHARS } from '../engine/engine-protocol.js';
-import {
-  type SessionStartInput,
-  sessionStartInput,
-  type UserPromptSubmitInput,
-  userPromptSubmitInput,
-} from './hook-input.js';
-import type { HookSpec, Storeless } from './run-hook.js';
+import type { EngineInjectArgs } from '../engine/engine-protocol.js';
+import type { Storeless } from './run-hook.js';
 import type { SpoolContext } from './spool-fallback.js';
 
 /** Longest wait for the engine's answer. It answers in milliseconds; a longer wait means it is busy. */
@@ -31,7 +27,7 @@ const ANSWER_MARGIN_MS = 100;
  * Asks the engine to answer the hook: `{ stdout }` or `handled` (nothing to print) when it did, `open`
  * when the hook must read the store. `input` carries only the fields the handler reads.
  */
-async function viaEngine(
+export async function viaEngine(
   event: EngineInjectArgs['event'],
   input: Record<string, unknown>,
   ctx: SpoolContext,
@@ -49,58 +45,4 @@ async function viaEngine(
   if (answer.status === 'fallback') return 'open';
   ctx.log.debug('injection answered by the engine', { event, printed: answer.stdout !== null });
   return answer.stdout === null ? 'handled' : { stdout: answer.stdout };
-}
-
-/** The spec of `mnemo hook session-start`. */
-export function sessionStartSpec(): HookSpec<SessionStartInput> {
-  return {
-    name: 'session-start',
-    schema: sessionStartInput,
-    withoutStore: (input, ctx, remainingMs) =>
-      viaEngine(
-        'session-start',
-        {
-          hook_event_name: input.hook_event_name,
-          session_id: input.session_id,
-          cwd: input.cwd,
-          ...(input.source === undefined ? {} : { source: input.source }),
-        },
-        ctx,
-        remainingMs,
-      ),
-    handle: async (input, app) => {
-      const { handleSessionStart } = await import('./session-start.js');
-      return handleSessionStart(input, app);
-    },
-  };
-}
-
-/** The spec of `mnemo hook user-prompt-submit`. */
-export function userPromptSubmitSpec(): HookSpec<UserPromptSubmitInput> {
-  // Once the engine was asked and did not answer, the direct path does not ask it for candidates again.
-  let engineAsked = false;
-  return {
-    name: 'user-prompt-submit',
-    schema: userPromptSubmitInput,
-    withoutStore: (input, ctx, remainingMs) => {
-      engineAsked = true;
-      return viaEngine(
-        'user-prompt-submit',
-        {
-          hook_event_name: input.hook_event_name,
-          session_id: input.session_id,
-          cwd: input.cwd,
-          // A recall query is at most this long, and the relevance gate reads no further either
-          // (MAX_RELEVANCE_CHARS); a pasted log must not outgrow the request line.
-          ...(input.prompt === undefined ? {} : { prompt: input.prompt.slice(0, MAX_QUERY_CHARS) }),
-        },
-        ctx,
-        remainingMs,
-      );
-    },
-    handle: async (input, app) => {
-      const { handleUserPromptSubmit } = await import('./user-prompt-submit.js');
-      return handleUserPromptSubmit(input, app, { askEngine: !engineAsked });
-    },
-  };
 }

@@ -39,7 +39,11 @@ function recordingHome(): { t: TestHome; loaded: () => string[] } {
 /** The scripts a hook process of this home compiled (bundles and chunks), from the code cache. */
 function compiledScripts(t: TestHome): string[] {
   const dir = join(t.home, 'cache', 'v8');
-  return existsSync(dir) ? readdirSync(dir).map((name) => name.replace(/\.v8cache$/, '')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .map((name) => name.replace(/\.v8cache$/, ''))
+        .sort()
+    : [];
 }
 
 describe('hook process loading (built binary)', () => {
@@ -86,13 +90,8 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).toContain('better-sqlite3');
     expect(loaded()).not.toContain('pg');
     expect(existsSync(t.dbPath)).toBe(true);
-    // The direct path, and only the SQLite adapter's chunk of the two.
-    expect(compiledScripts(t)).toEqual([
-      'app.open-app.chunk',
-      'capture.apply-tool-result.chunk',
-      'post-tool-use',
-      'store.sqlite.open-sqlite-store.chunk',
-    ]);
+    // The direct path's chunk, and not the PostgreSQL adapter's.
+    expect(compiledScripts(t)).toEqual(['post-tool-use', 'post-tool-use.direct.chunk']);
   });
 
   it('has the running engine answer session start and prompt recall without loading any driver', async () => {
@@ -126,7 +125,7 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).toContain('node:net');
     for (const driver of ['better-sqlite3', 'sqlite-vec', 'pg'])
       expect(loaded()).not.toContain(driver);
-    // Neither hook compiled its direct path: no store opener, handler or adapter chunk.
+    // Neither hook compiled its direct path: no chunk at all.
     expect(compiledScripts(t)).toEqual(['session-start', 'user-prompt-submit']);
     const ping = await pingEngine({ home: t.home }, 5000);
     expect(ping?.injections).toBe(2);
@@ -144,7 +143,8 @@ function modulesOf(file: string): string[] {
 /** The chunks a bundle or chunk requires. */
 function chunksOf(file: string): string[] {
   const text = readFileSync(join(BUNDLES, file), 'utf8');
-  return [...text.matchAll(/require\("\.\/([a-z0-9.-]+\.chunk\.cjs)"\)/g)].map((match) => match[1] ?? '');
+  const required = [...text.matchAll(/require\("\.\/([a-z0-9.-]+\.chunk\.cjs)"\)/g)];
+  return [...new Set(required.map((match) => match[1] ?? ''))];
 }
 
 describe('hook bundles (built)', () => {
@@ -164,25 +164,34 @@ describe('hook bundles (built)', () => {
       const modules = modulesOf(`${event}.cjs`);
       expect(modules).toContain(`src/hooks/entry/${event}.ts`);
       expect(modules.filter((module) => directOnly.some((rule) => rule.test(module)))).toEqual([]);
-      expect(chunksOf(`${event}.cjs`)).toContain('app.open-app.chunk.cjs');
+      expect(chunksOf(`${event}.cjs`)).toEqual([`${event}.direct.chunk.cjs`]);
     },
   );
 
-  it('puts each store adapter in a chunk of its own, required by the store opener', () => {
-    expect(chunksOf('app.open-app.chunk.cjs').sort()).toEqual([
-      'store.postgres.open-postgres-store.chunk.cjs',
-      'store.sqlite.open-sqlite-store.chunk.cjs',
-    ]);
-    expect(modulesOf('app.open-app.chunk.cjs').filter((m) => m.startsWith('src/store/'))).not.toContain(
-      'src/store/sqlite/open-sqlite-store.ts',
+  it.each(['post-tool-use', 'session-start', 'user-prompt-submit'])(
+    'keeps the PostgreSQL adapter out of the direct chunk of %s, in a chunk of its own',
+    (event) => {
+      const direct = `${event}.direct.chunk.cjs`;
+      expect(modulesOf(direct)).toContain('src/store/sqlite/open-sqlite-store.ts');
+      expect(modulesOf(direct).filter((m) => m.startsWith('src/store/postgres/'))).toEqual([]);
+      expect(chunksOf(direct)).toEqual(['store.postgres.open-postgres-store.chunk.cjs']);
+      expect(modulesOf('store.postgres.open-postgres-store.chunk.cjs')).toContain(
+        'src/store/postgres/open-postgres-store.ts',
+      );
+    },
+  );
+
+  it('gives each injecting hook its own handler only', () => {
+    expect(modulesOf('session-start.direct.chunk.cjs')).not.toContain(
+      'src/hooks/user-prompt-submit.ts',
     );
-    expect(modulesOf('store.sqlite.open-sqlite-store.chunk.cjs')).not.toContain(
-      'src/store/postgres/open-postgres-store.ts',
+    expect(modulesOf('user-prompt-submit.direct.chunk.cjs')).not.toContain(
+      'src/hooks/session-start.ts',
     );
   });
 
   it('gives the direct prompt recall the same ranking code the CLI runs, in its handler chunk', () => {
-    const modules = modulesOf('hooks.user-prompt-submit.chunk.cjs');
+    const modules = modulesOf('user-prompt-submit.direct.chunk.cjs');
     for (const module of ['src/retrieval/retrieve.ts', 'src/core/ranking/bm25f.ts'])
       expect(modules).toContain(module);
   });

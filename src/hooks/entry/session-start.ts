@@ -1,5 +1,30 @@
 /** `mnemo hook session-start`, bundled into `dist/hook-bundles/session-start.cjs` by `npm run build`. */
-import { sessionStartSpec } from '../injection-specs.js';
-import { hookEntry } from '../run-hook.js';
+import { type SessionStartInput, sessionStartInput } from '../hook-input.js';
+import { viaEngine } from '../injection-specs.js';
+import { type HookSpec, hookEntry } from '../run-hook.js';
+
+/** The spec of `mnemo hook session-start`. */
+export function sessionStartSpec(): HookSpec<SessionStartInput> {
+  return {
+    name: 'session-start',
+    schema: sessionStartInput,
+    withoutStore: (input, ctx, remainingMs) =>
+      viaEngine(
+        'session-start',
+        {
+          hook_event_name: input.hook_event_name,
+          session_id: input.session_id,
+          cwd: input.cwd,
+          ...(input.source === undefined ? {} : { source: input.source }),
+        },
+        ctx,
+        remainingMs,
+      ),
+    handle: async (input, app) => {
+      const { handleSessionStart } = await import('../session-start.js');
+      return handleSessionStart(input, app);
+    },
+  };
+}
 
 export const { spec, main } = hookEntry(sessionStartSpec());

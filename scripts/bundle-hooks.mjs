@@ -165,13 +165,19 @@ for (const name of names) {
   // A module the bundle also imports statically would run as two copies, one of them behind the
   // dynamic import; the build refuses rather than ship that.
   for (const output of Object.values(bundle)) {
-    const both = Object.keys(output.inputs).filter((input) => targets.has(keyOf(`${root}${input}`)));
-    if (both.length > 0) throw new Error(`${name}: ${both.join(', ')} imported statically and dynamically`);
+    const both = Object.keys(output.inputs).filter((input) =>
+      targets.has(keyOf(`${root}${input}`)),
+    );
+    if (both.length > 0)
+      throw new Error(`${name}: ${both.join(', ')} imported statically and dynamically`);
   }
   if (targets.size === 0) continue;
   // The chunk exports each module's namespace under its key (`app/open-app`).
   const contents = [...targets]
-    .map(([key, file], i) => `import * as m${i} from ${JSON.stringify(file)};\nexport { m${i} as ${JSON.stringify(key)} };`)
+    .map(
+      ([key, file], i) =>
+        `import * as m${i} from ${JSON.stringify(file)};\nexport { m${i} as ${JSON.stringify(key)} };`,
+    )
     .join('\n');
   await bundleOne(
     {

@@ -406,26 +406,6 @@ if (version >= 8) {
   );
 }
 
-// v9: what session start lists through the partial indexes: a project's checkpoints (a newer one
-// superseding nothing, an older one), and a pinned project memory beside the pinned global one.
-if (version >= 9) {
-  for (const content of [
-    'Checkpoint: halfway through the log rotation',
-    'Checkpoint: log rotation done',
-  ]) {
-    tick(3);
-    await authored.remember({ content, projectKey: alpha, kind: 'checkpoint', origin: 'agent' });
-  }
-  tick(3);
-  await authored.remember({
-    content: 'Release notes go in CHANGELOG.md, newest first.',
-    projectKey: alpha,
-    kind: 'decision',
-    origin: 'user',
-    pinned: true,
-  });
-}
-
 const memories = [];
 for await (const record of authored.exportMemories()) memories.push(record);
 await authored.close();

@@ -175,7 +175,8 @@ describe('runHookBundle', () => {
       '  return 0;',
       '};',
     ].join('\n');
-    const chunk = "globalThis.mnemoTestRuns.push('chunk ran');\nexports.tag = () => 'from the chunk';\n";
+    const chunk =
+      "globalThis.mnemoTestRuns.push('chunk ran');\nexports.tag = () => 'from the chunk';\n";
     writeFileSync(join(bundleDir, 'post-tool-use.cjs'), main);
     writeFileSync(join(bundleDir, 'store.open-store.chunk.cjs'), chunk);
     const env = { MNEMO_HOME: t.home };
@@ -197,8 +198,7 @@ describe('runHookBundle', () => {
 
   it('logs a hook whose chunk is missing as failed, and still answers that the hook ran', async () => {
     const t = setup(bundle('A'));
-    const main =
-      "exports.main = async () => { require('./app.open-app.chunk.cjs'); return 0; };\n";
+    const main = "exports.main = async () => { require('./app.open-app.chunk.cjs'); return 0; };\n";
     expect(await t.run('session-end', main)).toBe(true);
     expect(t.log()).toMatch(/hook failed; exited 0 without output.*app\.open-app\.chunk\.cjs/);
   });

@@ -100,7 +100,8 @@ class BundleLoader {
   /** Compiles and evaluates `<bundleDir>/<file>` as a CommonJS module; returns its exports. */
   load(name: string, file: string, source: Buffer): unknown {
     const path = join(this.bundleDir, file);
-    const cached = this.cacheDir === undefined ? undefined : readCodeCache(this.cacheDir, name, source);
+    const cached =
+      this.cacheDir === undefined ? undefined : readCodeCache(this.cacheDir, name, source);
     const script = withChecksums(
       () =>
         new vm.Script(nodeModule.wrap(source.toString('utf8')), {
@@ -120,7 +121,14 @@ class BundleLoader {
       dirname: string,
     ) => void;
     const module = { exports: {} as unknown };
-    wrapper.call(module.exports, module.exports, this.requireFor(path), module, path, dirname(path));
+    wrapper.call(
+      module.exports,
+      module.exports,
+      this.requireFor(path),
+      module,
+      path,
+      dirname(path),
+    );
     return module.exports;
   }
 

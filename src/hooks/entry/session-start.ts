@@ -1,7 +1,7 @@
 /** `mnemo hook session-start`, bundled into `dist/hook-bundles/session-start.cjs` by `npm run build`. */
 import { type SessionStartInput, sessionStartInput } from '../hook-input.js';
 import { viaEngine } from '../injection-specs.js';
-import { type HookSpec, hookEntry } from '../run-hook.js';
+import { hookEntry, type HookSpec } from '../run-hook.js';
 
 /** The spec of `mnemo hook session-start`. */
 export function sessionStartSpec(): HookSpec<SessionStartInput> {

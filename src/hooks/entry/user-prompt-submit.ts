@@ -2,7 +2,7 @@
 import { MAX_QUERY_CHARS } from '../../engine/engine-protocol.js';
 import { type UserPromptSubmitInput, userPromptSubmitInput } from '../hook-input.js';
 import { viaEngine } from '../injection-specs.js';
-import { type HookSpec, hookEntry } from '../run-hook.js';
+import { hookEntry, type HookSpec } from '../run-hook.js';
 
 /** The spec of `mnemo hook user-prompt-submit`. */
 export function userPromptSubmitSpec(): HookSpec<UserPromptSubmitInput> {

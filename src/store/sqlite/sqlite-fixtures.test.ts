@@ -335,7 +335,12 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
   });
 
   it('gains the partial indexes session start lists through (v9), and lists what a full scan finds', async () => {
-    const raw = openRawSqlite(path);
+    // A copy of its own: the rows written here must not reach the other tests' store.
+    const copy = join(dir, `${file.replace(/\.db$/, '')}-v9`, 'mnemo.db');
+    mkdirSync(join(copy, '..'), { recursive: true });
+    copyFileSync(join(FIXTURES, file), copy);
+    const own = await openSqliteStore({ path: copy });
+    const raw = openRawSqlite(copy);
     try {
       const indexes = raw
         .prepare(
@@ -344,7 +349,18 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
         .pluck()
         .all('memories_checkpoints', 'memories_pinned');
       expect(indexes).toEqual(['memories_checkpoints', 'memories_pinned']);
-      // The listings walk them (not the whole scope newest-first).
+      const projectKey = '/home/dev/projects/alpha';
+      // Two checkpoints of a project and a pinned project memory, beside the fixture's pinned global one.
+      const written: string[] = [];
+      for (const [content, kind, pinned] of [
+        ['Checkpoint: halfway through the log rotation', 'checkpoint', false],
+        ['Release notes go in CHANGELOG.md, newest first.', 'decision', true],
+        ['Checkpoint: log rotation done', 'checkpoint', false],
+      ] as const) {
+        const at = { content, projectKey, kind, origin: 'user', pinned } as const;
+        written.push((await own.remember(at)).memory.id);
+      }
+      // The listings walk the indexes (not the whole scope newest-first)...
       const planOf = (options: ListOptions) => {
         const { sql, params } = listSql(options);
         const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as {
@@ -352,52 +368,37 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
         }[];
         return rows.map((row) => row.detail).join(' | ');
       };
-      const scope = { projectKey: '/home/dev/projects/alpha', includeGlobal: true };
-      expect(planOf({ scope, pinned: true, limit: 50 })).toMatch(/USING INDEX memories_pinned/);
-      expect(
-        planOf({ scope: { ...scope, includeGlobal: false }, kinds: ['checkpoint'], limit: 1 }),
-      ).toMatch(/USING INDEX memories_checkpoints/);
-      const projects = raw
-        .prepare('SELECT DISTINCT project_key FROM memories WHERE project_key IS NOT NULL')
-        .pluck()
-        .all() as string[];
-      // The reference: every active row, read without any index.
-      const scan = (where: string, ...params: unknown[]) =>
+      const pinnedList = { scope: { projectKey, includeGlobal: true }, pinned: true, limit: 50 };
+      const checkpointList = {
+        scope: { projectKey, includeGlobal: false },
+        kinds: ['checkpoint'],
+        limit: 5,
+      };
+      expect(planOf(pinnedList)).toMatch(/USING INDEX memories_pinned/);
+      expect(planOf(checkpointList)).toMatch(/USING INDEX memories_checkpoints/);
+      // ...and find what reading every row without an index finds.
+      const scan = (where: string) =>
         raw
           .prepare(
             `SELECT id FROM memories NOT INDEXED WHERE superseded_by IS NULL
                AND quarantine <> 'rejected' AND ${where} ORDER BY created_at DESC, seq DESC`,
           )
           .pluck()
-          .all(...params);
+          .all(projectKey);
       const ids = (memories: readonly { id: string }[]) => memories.map((m) => m.id);
-      for (const projectKey of projects) {
-        const pinned = await store.listMemories({
-          scope: { projectKey, includeGlobal: true },
-          pinned: true,
-          limit: 50,
-        });
-        expect(ids(pinned), projectKey).toEqual(
-          scan(
-            "pinned = 1 AND ((project_key = ? AND visibility = 'project') OR visibility = 'global')",
-            projectKey,
-          ),
-        );
-        const checkpoints = await store.listMemories({
-          scope: { projectKey, includeGlobal: false },
-          kinds: ['checkpoint'],
-          limit: 5,
-        });
-        expect(ids(checkpoints), projectKey).toEqual(
-          scan("kind = 'checkpoint' AND project_key = ? AND visibility = 'project'", projectKey),
-        );
-      }
-      const listed = (await store.listMemories({ kinds: ['checkpoint'], limit: 50 })).length;
-      expect(listed).toBe(
-        manifest.memories.filter((m) => m.kind === 'checkpoint' && m.supersededBy === null).length,
+      const pinned = ids(await own.listMemories(pinnedList));
+      expect(pinned).toEqual(
+        scan(
+          "pinned = 1 AND ((project_key = ? AND visibility = 'project') OR visibility = 'global')",
+        ),
       );
+      expect(pinned).toContain(written[1]);
+      expect(pinned.length).toBeGreaterThan(1);
+      expect(ids(await own.listMemories(checkpointList))).toEqual([written[2], written[0]]);
+      expect(ids(await own.listMemories({ ...checkpointList, limit: 1 }))).toEqual([written[2]]);
     } finally {
       raw.close();
+      await own.close();
     }
   });
 

@@ -368,8 +368,8 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
         }[];
         return rows.map((row) => row.detail).join(' | ');
       };
-      const pinnedList = { scope: { projectKey, includeGlobal: true }, pinned: true, limit: 50 };
-      const checkpointList = {
+      const pinnedList: ListOptions = { scope: { projectKey, includeGlobal: true }, pinned: true, limit: 50 };
+      const checkpointList: ListOptions = {
         scope: { projectKey, includeGlobal: false },
         kinds: ['checkpoint'],
         limit: 5,

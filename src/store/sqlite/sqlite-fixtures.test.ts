@@ -368,7 +368,11 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
         }[];
         return rows.map((row) => row.detail).join(' | ');
       };
-      const pinnedList: ListOptions = { scope: { projectKey, includeGlobal: true }, pinned: true, limit: 50 };
+      const pinnedList: ListOptions = {
+        scope: { projectKey, includeGlobal: true },
+        pinned: true,
+        limit: 50,
+      };
       const checkpointList: ListOptions = {
         scope: { projectKey, includeGlobal: false },
         kinds: ['checkpoint'],

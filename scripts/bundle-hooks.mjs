@@ -3,9 +3,9 @@
 //
 // - dist/cli/mnemo.cjs, from src/cli/bin.ts: the `mnemo` executable, CommonJS so a hook never starts
 //   Node's ES-module loader. It runs a hook's bundle and imports dist/cli/main.js (tsc's) for the rest.
-// - dist/hook-bundles/<name>.cjs, from src/hooks/entry/<name>.ts: one self-contained CommonJS file per
-//   hook, compiled through V8's code cache by src/cli/hook-bundle-loader.ts. Modules are initialised when
-//   first imported, so what a hook imports lazily (the store, retrieval) is parsed, not run.
+// - dist/hook-bundles/<name>.cjs, from src/hooks/entry/<name>.ts: one CommonJS file per hook with what
+//   it runs before it would open the store, compiled through V8's code cache by
+//   src/cli/hook-bundle-loader.ts; what it imports dynamically is in <name>.direct.chunk.cjs (below).
 // - External packages (native drivers, anything not listed below) stay `require` calls, made when the
 //   module that imports them is initialised: the SQLite driver loads when the store is opened.
 // - Node's own modules that Node has not loaded by itself at start-up are reached through getters that

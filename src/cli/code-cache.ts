@@ -1,6 +1,6 @@
 /**
  * V8's code cache for the hook bundles, on every Node version (`vm.Script` `cachedData`; Node 20 has no
- * `module.enableCompileCache`). A hook compiles its 200–300 KiB bundle on every run; with the cache, V8
+ * `module.enableCompileCache`). A hook compiles its 90–160 KiB bundle (and, on the direct path, a 240–340 KiB chunk) on every run; with the cache, V8
  * deserialises the code the previous run compiled instead (docs/benchmarks.md, "Hook latency").
  *
  * The cache holds code the next hook will run, so it is trusted only when no one else could have

@@ -1,8 +1,10 @@
 /**
- * Runs a hook from its bundle (`dist/hook-bundles/<name>.cjs`, one self-contained CommonJS file per
- * hook, built by scripts/bundle-hooks.mjs) with V8's code cache (code-cache.ts): the bundle is compiled
- * through `vm.Script` with the cached code of an earlier run, and after the first run, or when V8
- * rejects the cache (another Node), the compiled code is saved for the next hook.
+ * Runs a hook from its bundle (`dist/hook-bundles/<name>.cjs`, one CommonJS file per hook, built by
+ * scripts/bundle-hooks.mjs) with V8's code cache (code-cache.ts): the bundle is compiled through
+ * `vm.Script` with the cached code of an earlier run, and after the first run, or when V8 rejects the
+ * cache (another Node), the compiled code is saved for the next hook. The chunks a bundle requires
+ * (`./<name>.chunk.cjs`: its direct path, the PostgreSQL adapter) are compiled the same way, each with
+ * its own cache file, when the hook first reaches them.
  *
  * V8 checks a code cache's version, flags and source length, but in release builds not its contents:
  * corrupt cached code crashes the process. The cache is therefore written and read with V8's checksum

@@ -64,6 +64,14 @@ export function syntheticText(random: () => number, index: number): string {
   return `${body} (ref #${index})`;
 }
 
+/** Memories per session in the synthetic stores: a working session's worth of captures. */
+export const SESSION_SIZE = 20;
+
+/** The session of the `index`-th memory: consecutive memories share one, `SESSION_SIZE` at a time. */
+export function syntheticSession(index: number): string {
+  return `bench-session-${Math.floor(index / SESSION_SIZE)}`;
+}
+
 /** A query like an agent's recall: a few content words, sometimes a question. */
 export function syntheticQuery(random: () => number): string {
   const style = random();

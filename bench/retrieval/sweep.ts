@@ -4,7 +4,7 @@
  *  --set k1=0.9,1.2 --set context=0.25,0.5 ...`. The stores are built once; every combination of the
  * `--set` values then runs the production `retrieve()` over every question with that tuning (strict
  * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight),
- * lexical, vector, words, identifierPlain, session, entity, lexicalDepth, fusion (score|rrf),
+ * lexical, vector, words, identifierPlain, session, entity, lexicalDepth, lexicalPool, fusion (score|rrf),
  * normalisation (zscore|minmax).
  *
  * Tuning happens on conversations 0–4 only: held-out conversations are refused unless
@@ -73,7 +73,13 @@ function tuningOf(choice: Record<string, string>): RecallTuning {
       t.bm25f = { ...t.bm25f, weights: { ...t.bm25f.weights, context: n } };
     else if (key === 'fusion') t.fusion = raw as RecallTuning['fusion'];
     else if (key === 'normalisation') t.normalisation = raw as RecallTuning['normalisation'];
-    else if (key === 'session' || key === 'entity' || key === 'lexicalDepth') t[key] = n;
+    else if (
+      key === 'session' ||
+      key === 'entity' ||
+      key === 'lexicalDepth' ||
+      key === 'lexicalPool'
+    )
+      t[key] = n;
     else if (key in t.weights || key === 'vector') (t.weights as Record<string, number>)[key] = n;
     else throw new Error(`Unknown sweep key "${key}".`);
   }

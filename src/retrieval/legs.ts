@@ -54,15 +54,16 @@ export interface LegDeps {
 export async function runLegs(
   deps: LegDeps,
   query: string,
-  options: SearchOptions & { lexicalLimit?: number; bm25f?: Bm25fParams },
+  options: SearchOptions & { lexicalLimit?: number; lexicalPool?: number; bm25f?: Bm25fParams },
 ): Promise<LegsResult> {
   const terms = queryTerms(query);
   const hasCode = extractCodeTerms(query).length > 0;
-  const { lexicalLimit, bm25f, ...filter } = options;
+  const { lexicalLimit, lexicalPool, bm25f, ...filter } = options;
   const lexical = await deps.store.searchLexical(query, {
     ...filter,
     limit: Math.max(filter.limit, lexicalLimit ?? 0),
     ...(bm25f === undefined ? {} : { bm25f }),
+    ...(lexicalPool === undefined ? {} : { pool: lexicalPool }),
   });
   const identifierSkip =
     terms.length === 0

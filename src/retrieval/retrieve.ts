@@ -153,6 +153,7 @@ export async function retrieveDetailed(
   const { legs, reports, hasCode, queryVectors } = await runLegs(deps, query, {
     ...options,
     lexicalLimit: tuning.lexicalDepth,
+    ...(tuning.lexicalPool === undefined ? {} : { lexicalPool: tuning.lexicalPool }),
     bm25f: tuning.bm25f,
   });
   const weightOf = (name: LegName | 'rerank'): number =>

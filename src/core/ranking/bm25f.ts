@@ -31,13 +31,19 @@ export const RECALL_BM25F: Bm25fParams = {
   weights: { body: 1, context: 0.5 },
 };
 
+/** The smallest pool of candidates re-scored per lexical search. */
+export const MIN_LEXICAL_POOL = 50;
+
 /**
  * Candidates re-scored per lexical search: the backend's index orders matches by its own bm25 with fixed
- * k1 and b, so BM25F needs a wider pool than the `limit` it returns to reorder the top. 100 for recall's
- * usual depth of 30; on LoCoMo 0–4 a pool of 300 changed R@10 by less than 0.002 (docs/benchmarks.md).
+ * k1 and b, so BM25F gets a pool at least `MIN_LEXICAL_POOL` deep to reorder the top. The index's order
+ * is already close: on LoCoMo 0–4 (`npm run bench:sweep -- --set lexicalPool=…`, recall's depth 30)
+ * pools of 30, 50, 100 and 180 scored within 0.002 R@10 / MRR@10 of each other with and without the
+ * sentence model, and every candidate re-scored costs its text's analysis on each query (the pool was
+ * max(100, 3 × limit) before: 180 candidates for a hook's prompt recall).
  */
 export function lexicalPool(limit: number): number {
-  return Math.max(100, limit * 3);
+  return Math.max(MIN_LEXICAL_POOL, limit);
 }
 
 /** Collection statistics: documents, total terms per field, and documents holding each query term. */

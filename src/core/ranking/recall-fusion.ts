@@ -89,6 +89,11 @@ export interface RecallTuning {
   bm25f: Bm25fParams;
   /** Lexical candidates asked for (they also feed the session prior); at least the recall's depth. */
   lexicalDepth: number;
+  /**
+   * Candidates the store's index hands to BM25F for those (store.ts `LexicalSearchOptions.pool`); at
+   * least the lexical depth. Undefined: the store's default, `lexicalPool` (core/ranking/bm25f.ts).
+   */
+  lexicalPool?: number;
 }
 
 export const RECALL_TUNING: RecallTuning = {

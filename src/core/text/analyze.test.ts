@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { analyzeQuery, analyzeText, MAX_QUERY_TERMS, MAX_TERM_CHARS } from './analyze.js';
+import { analyzeQuery, analyzeText, MAX_QUERY_TERMS, MAX_TERM_CHARS, words } from './analyze.js';
 
 describe('analyzeText', () => {
   it('lowercases, folds accents, splits on anything but letters and digits, and stems with Porter2', () => {
@@ -34,6 +34,16 @@ describe('analyzeText', () => {
         for (const term of analyzeText(input)) expect(term).toMatch(/^[\p{L}\p{N}\p{Co}]+$/u);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('analyses ASCII text exactly as the Unicode path does (property)', () => {
+    // A trailing " é" sends the text down the Unicode path and adds one word, "e", at the end.
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 300 }), (text) => {
+        expect([...words(text), 'e']).toEqual(words(`${text} é`));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -22,7 +22,13 @@ import {
 } from '../lexical-rules.js';
 import type { LexicalHit, LexicalSearchOptions } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
-import { buildFilter, ftsMatchOf, lexicalCandidatesSql } from './sqlite-search.js';
+import {
+  buildFilter,
+  ftsMatchOf,
+  lexicalCandidatesSql,
+  rankedLexicalCandidatesSql,
+  rankedLexicalWindow,
+} from './sqlite-search.js';
 
 /** The columns of a row that its lexical document is made of. */
 export interface LexicalRow {
@@ -235,6 +241,8 @@ export function bodyTermCounts(
   return { total: totals?.n ?? 0, counts };
 }
 
+type CandidateRow = LexicalRow & { id: string; ranked?: number };
+
 /** Lexical candidates from FTS5, re-scored with core's BM25F (see `LexicalSearchOptions`). */
 export function searchLexicalIn(
   db: SqliteLike,
@@ -249,17 +257,17 @@ export function searchLexicalIn(
   const limit = Math.floor(options.limit);
   const native = options.scoring === 'native';
   const pool = native ? limit : Math.max(limit, Math.floor(options.pool ?? lexicalPool(limit)));
-  const rows = db
-    .prepare(lexicalCandidatesSql(filter))
-    .all(
-      match,
-      ...filter.params,
-      params.weights.body,
-      params.weights.context,
-      pool,
-    ) as (LexicalRow & {
-    id: string;
-  })[];
+  const { body, context } = params.weights;
+  const window = rankedLexicalWindow(pool);
+  let rows = db
+    .prepare(rankedLexicalCandidatesSql(filter))
+    .all(body, context, match, window, ...filter.params, pool) as CandidateRow[];
+  if (rows.length < pool && (rows[0]?.ranked ?? window) >= window) {
+    // The filter dropped too many of the index's best matches: rank every match instead.
+    rows = db
+      .prepare(lexicalCandidatesSql(filter))
+      .all(match, ...filter.params, body, context, pool) as CandidateRow[];
+  }
   if (rows.length === 0) return [];
   if (native) return rows.map((row, i) => ({ id: row.id, score: rows.length - i }));
   const candidates = rows.map((row) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));

@@ -157,13 +157,44 @@ export function listSql(options: ListOptions): SqlFragment {
 /**
  * Lexical candidates for core's BM25F: FTS5 finds the rows holding a query term and orders them by its
  * own bm25 with the same field weights (k1 and b fixed there), which is close enough to pick the pool
- * that BM25F re-scores. Bind: match, filter params, body weight, context weight, limit.
+ * that BM25F re-scores. Bind: match, filter params, body weight, context weight, limit. Exact for any
+ * filter, but it reads the `memories` row of every match before sorting: use it when
+ * `rankedLexicalCandidatesSql` comes back short.
  */
 export function lexicalCandidatesSql(filter: SqlFragment): string {
   return `SELECT m.seq AS seq, m.id AS id, m.content AS content, m.tags AS tags, m.context AS context
     FROM memories_lex JOIN memories m ON m.seq = memories_lex.rowid
     WHERE memories_lex MATCH ? AND ${filter.sql}
     ORDER BY bm25(memories_lex, ?, ?), m.seq LIMIT ?`;
+}
+
+/**
+ * The same candidates in the same order, from the index's `ranked` best matches only: FTS5 ranks its
+ * matches without touching `memories`, and only those few rows are then read and filtered. At 100k
+ * memories a common query term matches tens of thousands of rows (a term in a neighbour's context counts
+ * too), and reading each one's row for the filter cost more than ranking them. CROSS JOIN keeps that
+ * order: left to itself, the planner walked `memories` by the filter's index and probed the ranked set. Exact whenever it returns
+ * `limit` rows, or when the index had no more than `ranked` matches (each row says how many it read):
+ * any row the filter kept outside the `ranked` best ranks below all of them. Bind: body weight, context
+ * weight, match, ranked, filter params, limit.
+ */
+export function rankedLexicalCandidatesSql(filter: SqlFragment): string {
+  return `WITH ranked AS (SELECT rowid AS seq, bm25(memories_lex, ?, ?) AS rank_score
+      FROM memories_lex WHERE memories_lex MATCH ? ORDER BY rank_score, rowid LIMIT ?),
+    counted AS (SELECT seq, rank_score, count(*) OVER () AS ranked FROM ranked)
+    SELECT m.seq AS seq, m.id AS id, m.content AS content, m.tags AS tags, m.context AS context,
+      counted.ranked AS ranked
+    FROM counted CROSS JOIN memories m ON m.seq = counted.seq
+    WHERE ${filter.sql}
+    ORDER BY counted.rank_score, m.seq LIMIT ?`;
+}
+
+/**
+ * Best index matches read for a pool of `pool` candidates: room for a filter that drops three in four
+ * (another project's, an untrusted origin's) before the exact query is needed.
+ */
+export function rankedLexicalWindow(pool: number): number {
+  return pool * 4;
 }
 
 /**

@@ -42,6 +42,24 @@ export function lexicalFields(
   };
 }
 
+/**
+ * Memories a term must be in before the index stops looking for it in the context field: below this a
+ * store is small enough that every match is cheap to rank, so nothing changes (every benchmark store).
+ */
+export const COMMON_TERM_DOCS = 2000;
+
+/**
+ * The query terms worth finding in the context field: all but those held by more than
+ * `COMMON_TERM_DOCS` memories. A memory that holds a common term only in its context (at half weight,
+ * with a low IDF) ranks below the thousands holding it in their own text, so it could not reach the
+ * pool; but its context postings roughly triple the rows the index must rank (at 100k memories a common
+ * term matched ~33k rows). Such a memory is still found through any rarer query term, and every
+ * candidate is scored on both fields whatever matched it.
+ */
+export function contextMatchTerms(terms: readonly string[], stats: LexicalStats): string[] {
+  return terms.filter((term) => (stats.docFrequency.get(term) ?? 0) <= COMMON_TERM_DOCS);
+}
+
 /** A candidate from a backend's index, in the order the index ranked it. */
 export interface LexicalCandidate {
   id: string;

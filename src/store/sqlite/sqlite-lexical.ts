@@ -14,6 +14,7 @@ import {
   sharesContext,
 } from '../../core/text/capture-context.js';
 import {
+  contextMatchTerms,
   LEXICAL_INDEX_VERSION,
   LEXICAL_ROW_COLUMNS,
   lexicalFields as fieldsOf,
@@ -24,8 +25,8 @@ import type { LexicalHit, LexicalSearchOptions } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import {
   buildFilter,
-  ftsMatchOf,
   lexicalCandidatesSql,
+  lexicalMatchOf,
   rankedLexicalCandidatesSql,
   rankedLexicalWindow,
 } from './sqlite-search.js';
@@ -250,8 +251,9 @@ export function searchLexicalIn(
   options: LexicalSearchOptions,
 ): LexicalHit[] {
   const terms = analyzeQuery(query);
-  const match = ftsMatchOf(terms);
-  if (match === null) return [];
+  if (terms.length === 0) return [];
+  const stats = lexicalStats(db, terms);
+  const match = lexicalMatchOf(terms, contextMatchTerms(terms, stats))!;
   const params = options.bm25f ?? RECALL_BM25F;
   const filter = buildFilter(options);
   const limit = Math.floor(options.limit);
@@ -271,7 +273,7 @@ export function searchLexicalIn(
   if (rows.length === 0) return [];
   if (native) return rows.map((row, i) => ({ id: row.id, score: rows.length - i }));
   const candidates = rows.map((row) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
-  return rankCandidates(terms, candidates, lexicalStats(db, terms), params, limit);
+  return rankCandidates(terms, candidates, stats, params, limit);
 }
 
 /** The saved state of a store-derived model, or undefined. */

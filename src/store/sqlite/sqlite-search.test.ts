@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { isMemoryError } from '../../core/errors.js';
 import { MAX_QUERY_TERMS } from '../query-terms.js';
-import { buildFilter, buildFtsQuery, knnK, MAX_KNN_K } from './sqlite-search.js';
+import { buildFilter, buildFtsQuery, knnK, lexicalMatchOf, MAX_KNN_K } from './sqlite-search.js';
 
 describe('buildFtsQuery', () => {
   it('returns null when the input has no searchable words', () => {
@@ -44,6 +44,15 @@ describe('buildFtsQuery', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('lexicalMatchOf', () => {
+  it('looks for common terms in the body only and for the rest in either field', () => {
+    expect(lexicalMatchOf(['parser', 'flaki'], ['parser', 'flaki'])).toBe('"parser" OR "flaki"');
+    expect(lexicalMatchOf(['parser', 'flaki'], ['flaki'])).toBe('"flaki" OR {body} : ("parser")');
+    expect(lexicalMatchOf(['parser', 'sqlite'], [])).toBe('{body} : ("parser" OR "sqlite")');
+    expect(lexicalMatchOf([], [])).toBeNull();
   });
 });
 

@@ -22,6 +22,22 @@ export function ftsMatchOf(terms: readonly string[]): string | null {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
 }
 
+/**
+ * The MATCH expression of a lexical search: `terms` in either field, except those not in
+ * `contextTerms`, which are looked for in the body only (lexical-rules.ts `contextMatchTerms`). Null when
+ * there are no terms.
+ */
+export function lexicalMatchOf(
+  terms: readonly string[],
+  contextTerms: readonly string[],
+): string | null {
+  const bodyOnly = terms.filter((term) => !contextTerms.includes(term));
+  const either = terms.filter((term) => contextTerms.includes(term));
+  if (bodyOnly.length === 0) return ftsMatchOf(either);
+  const body = `{body} : (${ftsMatchOf(bodyOnly)!})`;
+  return either.length === 0 ? body : `${ftsMatchOf(either)!} OR ${body}`;
+}
+
 /** Turns any string into a safe FTS5 MATCH expression over the analysed terms; null when none. */
 export function buildFtsQuery(input: string): string | null {
   return ftsMatchOf(analyzeQuery(input));

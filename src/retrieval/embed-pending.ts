@@ -10,11 +10,26 @@ import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, Scope } from '../store/store.js';
 
 /**
- * Weight of the context's vector in a memory's vector: `normalise(v(content) + w · v(context))`. On
- * LoCoMo such a context vector lifted either vector leg by about 0.04 R@10 (docs/benchmarks.md); 0.5 is
- * the neighbours' weight measured there.
+ * Weight of each line of the context in a memory's vector: `normalise(v(content) + w · Σ v(line))`. The
+ * context is the neighbours' texts one per line (core/text/capture-context.ts), so for one-line captures
+ * a line is a neighbour. Each neighbour embedded on its own keeps what it says; one vector of all of them
+ * blurred it: on LoCoMo 0–4 (`npm run bench:sweep`, USE lite weight 0.5) one vector of the whole context
+ * at 0.5 or 1 scored R@10 / MRR@10 0.857 / 0.563, a vector per line at 0.25 / 0.5 / 1 / 1.5 / 2.5
+ * 0.862 / 0.568, 0.865 / 0.576, **0.868 / 0.580**, 0.866 / 0.579, 0.866 / 0.577 (docs/benchmarks.md).
  */
-export const CONTEXT_VECTOR_WEIGHT = 0.5;
+export const CONTEXT_LINE_WEIGHT = 1;
+
+/** Lines of the context embedded, at most: a bound on the embedder's work for a long, many-line session. */
+export const MAX_CONTEXT_LINES = 8;
+
+/** The lines of a context that get a vector of their own, in order (empty lines dropped). */
+export function contextLines(context: string): string[] {
+  return context
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .slice(0, MAX_CONTEXT_LINES);
+}
 
 export interface EmbedPendingOptions {
   /**
@@ -78,21 +93,26 @@ export async function embedPending(
 }
 
 /**
- * The vectors of memories: each one's content, plus its context (the text around it when it was captured)
- * at `CONTEXT_VECTOR_WEIGHT`, renormalised. A memory without context gets its content's vector as it is.
+ * The vectors of memories: each one's content plus each line of its context (the text around it when it
+ * was captured) at `CONTEXT_LINE_WEIGHT`, renormalised. A memory without context gets its content's
+ * vector as it is.
  */
 export async function memoryVectors(
   embedder: Embedder,
   memories: readonly Pick<Memory, 'content' | 'context'>[],
 ): Promise<Float32Array[]> {
   const own = await embedder.embed(memories.map((m) => m.content));
-  const withContext = memories.flatMap((m, i) => (m.context.trim() === '' ? [] : [i]));
-  if (withContext.length === 0) return own;
-  const around = await embedder.embed(withContext.map((i) => memories[i]!.context));
-  for (const [j, i] of withContext.entries()) {
-    const mixed = new Float64Array(own[i]!.length);
-    for (let d = 0; d < mixed.length; d++) {
-      mixed[d] = own[i]![d]! + CONTEXT_VECTOR_WEIGHT * (around[j]![d] ?? 0);
+  const lines = memories.map((m) => contextLines(m.context));
+  const flat = lines.flat();
+  if (flat.length === 0) return own;
+  const around = await embedder.embed(flat);
+  let next = 0;
+  for (const [i, ofMemory] of lines.entries()) {
+    if (ofMemory.length === 0) continue;
+    const mixed = Float64Array.from(own[i]!);
+    for (let k = 0; k < ofMemory.length; k++) {
+      const line = around[next++]!;
+      for (let d = 0; d < mixed.length; d++) mixed[d]! += CONTEXT_LINE_WEIGHT * (line[d] ?? 0);
     }
     if (mixed.some((v) => v !== 0)) own[i] = l2Normalize(mixed);
   }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+
+import { l2Normalize } from '../core/ranking/cosine.js';
+import { HashEmbedder } from '../embed/hash-embedder.js';
+import {
+  CONTEXT_LINE_WEIGHT,
+  contextLines,
+  MAX_CONTEXT_LINES,
+  memoryVectors,
+} from './embed-pending.js';
+
+const embedder = new HashEmbedder();
+
+async function vectorOf(text: string): Promise<Float32Array> {
+  return (await embedder.embed([text]))[0]!;
+}
+
+describe('memoryVectors', () => {
+  it('adds a vector for each line of the context to the content vector, renormalised', async () => {
+    const context =
+      'npm test failed: ECONNREFUSED in the upload worker\n\n  Retried with a longer timeout  ';
+    const [mixed] = await memoryVectors(embedder, [
+      { content: 'Fixed the flaky upload test', context },
+    ]);
+    const own = await vectorOf('Fixed the flaky upload test');
+    const first = await vectorOf('npm test failed: ECONNREFUSED in the upload worker');
+    const second = await vectorOf('Retried with a longer timeout');
+    const expected = l2Normalize(
+      Float64Array.from(own, (v, d) => v + CONTEXT_LINE_WEIGHT * (first[d]! + second[d]!)),
+    );
+    expect([...mixed!].map((v) => v.toFixed(6))).toEqual([...expected].map((v) => v.toFixed(6)));
+  });
+
+  it('gives a memory without context its content vector as it is', async () => {
+    const [alone] = await memoryVectors(embedder, [{ content: 'Use pnpm here', context: ' \n ' }]);
+    expect([...alone!]).toEqual([...(await vectorOf('Use pnpm here'))]);
+  });
+});
+
+describe('contextLines', () => {
+  it(`keeps the non-empty lines in order, trimmed, at most ${MAX_CONTEXT_LINES}`, () => {
+    expect(contextLines(' a \n\nb\n')).toEqual(['a', 'b']);
+    const many = Array.from({ length: MAX_CONTEXT_LINES + 3 }, (_, i) => `line ${i}`);
+    expect(contextLines(many.join('\n'))).toEqual(many.slice(0, MAX_CONTEXT_LINES));
+  });
+});

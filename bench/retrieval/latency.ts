@@ -5,9 +5,8 @@
  *                            --words-table <glove-100d.bin>]
  *
  * For each size, builds (once, then reuses from the git-ignored cache dir) a SQLite store of synthetic
- * memories in sessions of `SESSION_SIZE` (so the store derives each memory's context from its session
- * neighbours, as it does for captured sessions) with hash-embedder vectors, so it runs offline, then
- * times warm recall in one process: the
+ * memories in sessions (`syntheticMemory`) with hash-embedder vectors, so it runs offline, then times
+ * warm recall in one process: the
  * bare lexical query as baseline; the vector leg exact (sqlite-vec's scan) and approximate (sign codes
  * in memory, then exact re-scoring: sign-codes.ts; and sqlite-vec's own `bit[]` Hamming KNN with exact
  * re-scoring), with the approximate legs' recall@10 and @30 against the exact one; fusion's exact scoring
@@ -46,7 +45,7 @@ import {
 import { FixedClock } from './conversation-store.js';
 import { percentile } from './metrics.js';
 import { ms, table } from './report.js';
-import { seededRandom, syntheticQuery, syntheticSession, syntheticText } from './synthetic-text.js';
+import { seededRandom, syntheticMemory, syntheticQuery, syntheticText } from './synthetic-text.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -305,12 +304,7 @@ async function ingestRate(): Promise<{ memories: number; ms: number; perSecond: 
     const began = performance.now();
     for (const [i, content] of texts.entries()) {
       clock.set(START + i * 1000);
-      await store.remember({
-        content,
-        projectKey: PROJECT,
-        origin: 'user',
-        sessionId: syntheticSession(i),
-      });
+      await store.remember(syntheticMemory(content, i, PROJECT));
     }
     const elapsed = performance.now() - began;
     await store.close();
@@ -445,15 +439,9 @@ async function build(target: string, count: number): Promise<number> {
     const vectors = await embedder.embed(texts);
     for (let i = 0; i < texts.length; i++) {
       buildClock.set(START + (start + i) * 60_000);
-      await s.remember(
-        {
-          content: texts[i]!,
-          projectKey: PROJECT,
-          origin: 'user',
-          sessionId: syntheticSession(start + i),
-        },
-        { vector: { model, values: vectors[i]! } },
-      );
+      await s.remember(syntheticMemory(texts[i]!, start + i, PROJECT), {
+        vector: { model, values: vectors[i]! },
+      });
     }
     if ((start / batch) % 20 === 0) progress(`built ${start + texts.length}/${count}`);
   }

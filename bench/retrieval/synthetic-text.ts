@@ -72,6 +72,14 @@ export function syntheticSession(index: number): string {
   return `bench-session-${Math.floor(index / SESSION_SIZE)}`;
 }
 
+/**
+ * The `index`-th memory as the latency benchmark writes it: the user's own, in its session, so the store
+ * derives its context from its session neighbours as it does for captured sessions.
+ */
+export function syntheticMemory(content: string, index: number, projectKey: string) {
+  return { content, projectKey, origin: 'user', sessionId: syntheticSession(index) } as const;
+}
+
 /** A query like an agent's recall: a few content words, sometimes a question. */
 export function syntheticQuery(random: () => number): string {
   const style = random();

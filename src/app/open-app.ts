@@ -43,6 +43,11 @@ export interface OpenAppOptions extends LoadConfigOptions {
   /** Where the default logger mirrors lines (the CLI's `--verbose`), and reports its own failures. */
   stderr?: TextSink;
   verbose?: boolean;
+  /**
+   * Hold the SQLite store's vectors in memory (the engine, a long-lived process): a faster vector leg
+   * for a load at start. One-shot commands and hooks leave it off.
+   */
+  residentVectors?: boolean;
 }
 
 /** The wall clock. */
@@ -73,7 +78,11 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
       stderrLevel: options.verbose === true ? 'debug' : 'silent',
     });
   ensureHome(config.home);
-  const store = await openStore(config, clock, ids, log);
+  const store = await openStore(
+    config,
+    { clock, ids, residentVectors: options.residentVectors },
+    log,
+  );
   let closed = false;
   return {
     config,
@@ -131,8 +140,7 @@ function ensureHome(home: string): void {
 
 async function openStore(
   config: Config,
-  clock: Clock,
-  ids: IdSource,
+  { clock, ids, residentVectors }: { clock: Clock; ids: IdSource; residentVectors?: boolean },
   log: Logger,
 ): Promise<MemoryStore> {
   // Lazy imports: a process loads the driver of the configured backend only, so a hook on the SQLite
@@ -150,6 +158,7 @@ async function openStore(
       busyTimeoutMs: config.busyTimeoutMs,
       author,
       rekeyProject: portableKeyOf,
+      residentVectors: residentVectors === true,
     });
     log.debug('store opened', { path: config.databasePath, schemaVersion: store.schemaVersion });
     return store;

@@ -84,7 +84,8 @@ function packageVersion(): string {
 async function defaultOpenApp(config: Config, log: Logger): Promise<App> {
   const { openApp } = await import('../app/open-app.js');
   const busyTimeoutMs = Math.min(config.busyTimeoutMs, ENGINE_BUSY_TIMEOUT_MS);
-  return openApp({ config: { ...config, busyTimeoutMs }, log });
+  // The engine lives long enough to repay holding the vectors in memory (sqlite-vector-mirror.ts).
+  return openApp({ config: { ...config, busyTimeoutMs }, log, residentVectors: true });
 }
 
 async function openModels(

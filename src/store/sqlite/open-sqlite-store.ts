@@ -25,6 +25,7 @@ import { migrate } from './sqlite-migrate.js';
 import { MIGRATIONS, VIEWS } from './sqlite-schema.js';
 import { SqliteMemoryStore } from './sqlite-store.js';
 import { immediateTransaction } from './sqlite-tx.js';
+import { SqliteVectorMirror } from './sqlite-vector-mirror.js';
 
 export interface OpenSqliteStoreOptions {
   /** Database file. Its directory is created (mode 0700) when missing. */
@@ -46,6 +47,12 @@ export interface OpenSqliteStoreOptions {
   author?: Author;
   /** The portable key of a stored path key, for the schema v5 backfill (project/project-key.ts). */
   rekeyProject?: (key: string) => string | undefined;
+  /**
+   * Hold every vector space in memory for the vector leg (sqlite-vector-mirror.ts): for a long-lived
+   * process (the engine). Loads in the background after open; off by default, so a one-shot command
+   * never pays the load.
+   */
+  residentVectors?: boolean;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -98,6 +105,8 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
     // analyser or the context rule changed. Once per store; re-checked under the write lock.
     if (lexicalIndexStale(db)) immediateTransaction(db, () => ensureLexicalIndex(db));
     if (report.backupPath !== null) rotateBackups(path);
+    const mirror = options.residentVectors === true ? new SqliteVectorMirror(db) : undefined;
+    mirror?.start();
     return new SqliteMemoryStore({
       db,
       path,
@@ -106,6 +115,7 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       schemaVersion: report.to,
       onBeforeCommit: options.onBeforeCommit,
       author: options.author,
+      mirror,
     });
   } catch (error) {
     db.close();

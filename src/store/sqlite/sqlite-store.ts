@@ -89,6 +89,7 @@ import { buildFilter, buildTermsQuery, termsSql } from './sqlite-search.js';
 import * as sessions from './sqlite-sessions.js';
 import { statsOf } from './sqlite-stats.js';
 import { immediateTransaction } from './sqlite-tx.js';
+import type { SqliteVectorMirror } from './sqlite-vector-mirror.js';
 import { vectorSearchIn } from './sqlite-vector-search.js';
 import { deleteModel, putExtraVector, unembeddedRows, vectorsOf } from './sqlite-vectors.js';
 import {
@@ -113,6 +114,8 @@ export interface SqliteStoreDeps {
   onBeforeCommit?: ((action: string) => void) | undefined;
   /** Stamped on new memories, and the default reader of scoped reads. */
   author?: Author | undefined;
+  /** The resident vector mirror (`residentVectors`); absent: every vector search goes to vec0. */
+  mirror?: SqliteVectorMirror | undefined;
 }
 
 const EXPORT_PAGE = 200;
@@ -287,9 +290,12 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async searchVector(vector: MemoryVector, input: SearchOptions): Promise<VectorHit[]> {
     const options = this.#scoped(input);
-    if (!(options.limit > 0) || vector.values.every((v) => v === 0)) return [];
-    assertValidVector(vector);
-    return this.#read((db) => vectorSearchIn(db, vector, options));
+    return this.#read((db) => vectorSearchIn(db, vector, options, this.#deps.mirror));
+  }
+
+  /** The resident vector mirror when the store was opened with `residentVectors`. */
+  get vectorMirror(): SqliteVectorMirror | undefined {
+    return this.#deps.mirror;
   }
 
   async listMemories(options: ListOptions): Promise<Memory[]> {
@@ -462,6 +468,7 @@ export class SqliteMemoryStore implements MemoryStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#deps.mirror?.close();
     this.#deps.db.close();
   }
 }

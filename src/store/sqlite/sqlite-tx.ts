@@ -5,22 +5,47 @@
  */
 import type { SqliteLike } from './sqlite-like.js';
 
+/** Told where each write transaction on one connection starts and how it ends. */
+export interface TransactionObserver {
+  begin(): void;
+  end(committed: boolean): void;
+}
+
+const observers = new WeakMap<SqliteLike, TransactionObserver>();
+
+/** Reports every transaction `immediateTransaction` runs on `db` to `observer` (undefined: stop). */
+export function observeTransactions(
+  db: SqliteLike,
+  observer: TransactionObserver | undefined,
+): void {
+  if (observer === undefined) observers.delete(db);
+  else observers.set(db, observer);
+}
+
 /** Runs `work` then `beforeCommit` inside BEGIN IMMEDIATE … COMMIT; any throw rolls everything back. */
 export function immediateTransaction<T>(
   db: SqliteLike,
   work: () => T,
   beforeCommit?: () => void,
 ): T {
+  const observer = observers.get(db);
   db.exec('BEGIN IMMEDIATE');
+  observer?.begin();
+  let result: T;
   try {
-    const result = work();
+    result = work();
     beforeCommit?.();
     db.exec('COMMIT');
-    return result;
   } catch (error) {
-    rollback(db, error);
+    try {
+      rollback(db, error);
+    } finally {
+      observer?.end(false);
+    }
     throw error;
   }
+  observer?.end(true); // after COMMIT returned: what the observer applies is durable
+  return result;
 }
 
 function rollback(db: SqliteLike, original: unknown): void {

@@ -10,6 +10,30 @@ import { vectorBytes, vectorFromBytes } from '../write-rules.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 import type { MemoryRow } from './sqlite-rows.js';
 
+/** What one vector write changed, for an in-memory mirror of the vec tables (sqlite-vector-mirror.ts). */
+export type VectorChange =
+  | { kind: 'put'; table: string; dims: number; seq: number; values: Float32Array }
+  | { kind: 'delete'; table: string; seq: number }
+  | { kind: 'drop'; table: string };
+
+const observers = new WeakMap<SqliteLike, (change: VectorChange) => void>();
+
+/**
+ * Reports every vec-table change made through `db` to `observer` (undefined: stop). Called inside the
+ * write transaction, before it commits: the observer must hold changes until the commit succeeds.
+ */
+export function observeVectorWrites(
+  db: SqliteLike,
+  observer: ((change: VectorChange) => void) | undefined,
+): void {
+  if (observer === undefined) observers.delete(db);
+  else observers.set(db, observer);
+}
+
+function notify(db: SqliteLike, change: VectorChange): void {
+  observers.get(db)?.(change);
+}
+
 interface SpaceRow {
   id: number;
   model: string;
@@ -48,24 +72,34 @@ export function deleteVectors(db: SqliteLike, seq: number, model: string | null)
   if (model === null) return;
   for (const space of spacesOf(db, model)) {
     db.prepare(`DELETE FROM ${space.table_name} WHERE rowid = ?`).run(seq);
+    notify(db, { kind: 'delete', table: space.table_name, seq });
   }
 }
 
 /** Removes every vector of memory `seq`, of every model (the memory is gone or its text changed). */
 export function deleteAllVectors(db: SqliteLike, seq: number): void {
   const spaces = db.prepare('SELECT table_name FROM vector_spaces').all() as SpaceRow[];
-  for (const space of spaces)
+  for (const space of spaces) {
     db.prepare(`DELETE FROM ${space.table_name} WHERE rowid = ?`).run(seq);
+    notify(db, { kind: 'delete', table: space.table_name, seq });
+  }
 }
 
 /** Stores an extra vector of `vector.model` for memory `seq`, replacing only that model's. */
 export function putExtraVector(db: SqliteLike, seq: number, vector: MemoryVector): void {
   deleteVectors(db, seq, vector.model);
-  const table = ensureSpace(db, vector.model, vector.values.length);
+  insertVector(db, seq, vector);
+}
+
+function insertVector(db: SqliteLike, seq: number, vector: MemoryVector): void {
+  const dims = vector.values.length;
+  const table = ensureSpace(db, vector.model, dims);
+  // vec0 accepts only INTEGER rowids and drivers bind JS numbers as REAL, hence the CAST.
   db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (CAST(? AS INTEGER), ?)`).run(
     seq,
     Buffer.from(vectorBytes(vector.values)),
   );
+  notify(db, { kind: 'put', table, dims, seq, values: vector.values });
 }
 
 /** Drops every space of `model`; memories whose sentence vector it was are left unembedded. */
@@ -75,6 +109,7 @@ export function deleteModel(db: SqliteLike, model: string): number {
     removed += (db.prepare(`SELECT count(*) AS n FROM ${space.table_name}`).get() as { n: number })
       .n;
     db.exec(`DROP TABLE ${space.table_name}`);
+    notify(db, { kind: 'drop', table: space.table_name });
     db.prepare('DELETE FROM vector_spaces WHERE id = ?').run(space.id);
   }
   db.prepare('UPDATE memories SET embedding_model = NULL WHERE embedding_model = ?').run(model);
@@ -126,12 +161,7 @@ export function putVector(
 ): void {
   deleteVectors(db, seq, currentModel);
   if (currentModel !== vector.model) deleteVectors(db, seq, vector.model);
-  const table = ensureSpace(db, vector.model, vector.values.length);
-  // vec0 accepts only INTEGER rowids and drivers bind JS numbers as REAL, hence the CAST.
-  db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (CAST(? AS INTEGER), ?)`).run(
-    seq,
-    Buffer.from(vectorBytes(vector.values)),
-  );
+  insertVector(db, seq, vector);
   db.prepare('UPDATE memories SET embedding_model = ? WHERE seq = ?').run(vector.model, seq);
 }
 

@@ -13,7 +13,8 @@
  * of a candidate pool (`getVectors`); `retrieve()` without an embedder; the prompt-recall request a hook
  * makes (no embedder: the hook path); fused with the query vector precomputed, with the GloVe words leg
  * too when its table is there (`mnemo model words`; the row says "skipped" otherwise), and including the
- * query embedding. The steps are sampled round-robin (each query runs every step in turn), so load from
+ * query embedding; then the vector leg and the fused paths again through the resident vector mirror (the
+ * file opened as the engine opens it: mirror-leg.ts), with its load time, memory and agreement with exact. The steps are sampled round-robin (each query runs every step in turn), so load from
  * other processes falls on the baseline and the rest alike, and every figure is also given as a ratio
  * to the baseline measured in the same run. Query embedding alone is timed separately. Ingest on the
  * lexical path (no vectors) is timed on a fresh store. `--with-use` also times USE query embedding. The
@@ -24,16 +25,12 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { resolveMnemoHome } from '../../src/config/home.js';
 import { injectableOrigins } from '../../src/core/injection/injectable.js';
 import type { QuarantineState } from '../../src/core/memory.js';
 import { hashEmbed, HashEmbedder } from '../../src/embed/hash-embedder.js';
-import { loadWordTable, wordTablePath } from '../../src/embed/word-table.js';
 import { PROMPT_CANDIDATES } from '../../src/hooks/prompt-recall.js';
 import type { Embedder } from '../../src/ports/embedder.js';
-import { embedPending } from '../../src/retrieval/embed-pending.js';
 import { retrieve } from '../../src/retrieval/retrieve.js';
-import { openWordEmbedder } from '../../src/retrieval/word-vectors.js';
 import { connectSqlite, openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import type { MemoryStore } from '../../src/store/store.js';
 import {
@@ -44,8 +41,10 @@ import {
 } from './approximate-legs.js';
 import { FixedClock } from './conversation-store.js';
 import { percentile } from './metrics.js';
+import { describeMirror, loadMirror, type MirrorBench, type MirrorSummary } from './mirror-leg.js';
 import { ms, table } from './report.js';
 import { seededRandom, syntheticMemory, syntheticQuery, syntheticText } from './synthetic-text.js';
+import { wordsLeg } from './words-leg.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -111,6 +110,8 @@ interface StepDeps {
   pools: string[][];
   /** The words leg's embedder answering from precomputed query vectors, or why there is none. */
   words: Embedder | { skipped: string };
+  /** The same file opened with the resident vector mirror, as the engine opens it (mirror-leg.ts). */
+  mirror: MirrorBench;
 }
 
 function stepsFor(deps: StepDeps): StepEntry[] {
@@ -167,38 +168,12 @@ function stepsFor(deps: StepDeps): StepEntry[] {
         ? words
         : (q) => retrieve({ store, clock, embedder: precomputed, wordEmbedder: words }, request(q)),
     ],
+    ...deps.mirror.steps,
     [
       'retrieve() fused, incl. hash query embedding',
       (q) => retrieve({ store, clock, embedder }, request(q)),
     ],
   ];
-}
-
-/**
- * The words leg over `store`: its embedder (SIF over the GloVe table) with every memory's words vector
- * stored first (kept in the cached store for the next run), answering queries from vectors computed
- * beforehand; or why it is skipped.
- */
-async function wordsLeg(store: MemoryStore): Promise<Embedder | { skipped: string }> {
-  const path = args['words-table'] ?? wordTablePath(resolveMnemoHome(process.env));
-  if (!existsSync(path)) {
-    return { skipped: `skipped: no word-vector table at ${path} (run \`mnemo model words\`)` };
-  }
-  const sif = await openWordEmbedder(store, loadWordTable(path));
-  const { embedded } = await embedPending(store, sif, {
-    slot: 'extra',
-    max: Number.MAX_SAFE_INTEGER,
-    batchSize: 1000,
-  });
-  if (embedded > 0) progress(`stored ${embedded} words vectors (${sif.model})`);
-  const wordVectors = await sif.embed(queries);
-  const byQuery = new Map(queries.map((q, i) => [q, wordVectors[i]!]));
-  return {
-    model: sif.model,
-    dims: sif.dims,
-    embed: async (texts) =>
-      Promise.all(texts.map(async (t) => byQuery.get(t) ?? (await sif.embed([t]))[0]!)),
-  };
 }
 
 interface SizeResult {
@@ -207,6 +182,7 @@ interface SizeResult {
   approximate: (ApproximateRecall & { space: string })[];
   /** Reading the vectors and building the sign codes and the bit[] table (bench set-up, not recall). */
   approximateBuildMs: number;
+  mirror: MirrorSummary;
 }
 
 async function measure(count: number): Promise<SizeResult> {
@@ -216,13 +192,15 @@ async function measure(count: number): Promise<SizeResult> {
   const buildMs = existsSync(path) ? null : await build(path, count);
   const store = await openSqliteStore({ path, clock });
   let approximate: ApproximateLegs | undefined;
+  let mirror: MirrorBench | undefined;
   try {
     clock.set(START + count * 60_000 + 86_400_000);
     const stored = await store.countMemories({ scope });
     if (stored !== count) {
       throw new Error(`${path} holds ${stored} memories, expected ${count}. Delete it.`);
     }
-    const words = await wordsLeg(store);
+    const on = { table: args['words-table'], queries, progress };
+    const words = await wordsLeg(store, on);
     approximate = openApproximateLegs(
       connectSqlite(path, { readonly: true }),
       store,
@@ -257,7 +235,10 @@ async function measure(count: number): Promise<SizeResult> {
         wordsApproximate.close();
       }
     }
-    const entries = stepsFor({ store, clock, approximate, pools, words });
+    // Opened after the bench's own writes (words vectors), which would leave it stale (vec0 answers).
+    const input = { path, clock, exact: store, model, dims: embedder.dims, vectors, scope, words };
+    mirror = await loadMirror({ ...input, depth: LEG_DEPTH, precomputed });
+    const entries = stepsFor({ store, clock, approximate, pools, words, mirror });
     const steps = entries.flatMap(([name, step]) =>
       typeof step === 'function' ? [[name, step] as const] : [],
     );
@@ -286,8 +267,10 @@ async function measure(count: number): Promise<SizeResult> {
       return { step, n: t.length, p50, p95, ratioP50: p50 / baseP50, ratioP95: p95 / baseP95 };
     });
     progress(`${count} memories: done`);
-    return { buildMs, rows, approximate: recall, approximateBuildMs: approximate.buildMs };
+    const { buildMs: approximateBuildMs } = approximate;
+    return { buildMs, rows, approximate: recall, approximateBuildMs, mirror: mirror.summary() };
   } finally {
+    await mirror?.close();
     approximate?.close();
     await store.close();
   }
@@ -392,6 +375,7 @@ for (const result of results) {
       ]),
     ),
     `(reading the vectors and building both code sets: ${ms(result.approximateBuildMs)} ms, once)`,
+    `\n${describeMirror(result.mirror, LEG_DEPTH)}`,
   );
 }
 out.push(

@@ -81,7 +81,8 @@ function packageVersion(): string {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-async function defaultOpenApp(config: Config, log: Logger): Promise<App> {
+/** How the engine opens the app: a short busy wait, and the vectors held in memory. */
+export async function openEngineApp(config: Config, log: Logger): Promise<App> {
   const { openApp } = await import('../app/open-app.js');
   const busyTimeoutMs = Math.min(config.busyTimeoutMs, ENGINE_BUSY_TIMEOUT_MS);
   // The engine lives long enough to repay holding the vectors in memory (sqlite-vector-mirror.ts).
@@ -148,7 +149,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
 
   const server = await (async () => {
     const token = ensureEngineToken(paths.token, log);
-    app = await (options.openApp ?? defaultOpenApp)(config, log);
+    app = await (options.openApp ?? openEngineApp)(config, log);
     const opened = app;
     const models = await openModels(config, log);
     const jobs = createEngineJobs({

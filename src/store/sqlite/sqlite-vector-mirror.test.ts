@@ -257,6 +257,36 @@ describe('resident vector mirror', () => {
     expect(await mirrored.searchVector(vectorOf('sentence-b', query), { limit: 1 })).toEqual(hits);
   });
 
+  it('takes the writes of its own connection made while it loads, and needs no second build', async () => {
+    const path = freshPath();
+    const plain = await open(path);
+    await populate(plain, 8);
+    const mirrored = await open(path, { residentVectors: true });
+    expect(mirrored.vectorMirror!.status().state).toBe('loading');
+    const ids = (await mirrored.listMemories({ limit: 600 })).map((m) => m.id);
+    const fresh = deterministicVectors(30, 16, 81);
+    for (let i = 0; i < 10; i++)
+      await mirrored.setVector(ids[i]!, vectorOf('sentence-a', fresh[i]!));
+    for (let i = 10; i < 20; i++) await mirrored.forget(ids[i]!);
+    for (let i = 20; i < 30; i++) {
+      await mirrored.remember(
+        { content: `while loading ${i}`, projectKey: 'proj-big' },
+        { vector: vectorOf('sentence-a', fresh[i]!) },
+      );
+    }
+    await mirrored.remember(
+      { content: 'a new space', projectKey: 'p' },
+      { vector: vectorOf('late-model', [1, 2, 3]) },
+    );
+    expect(mirrored.vectorMirror!.status().state).toBe('loading');
+    await mirrored.vectorMirror!.settled();
+    expect(mirrored.vectorMirror!.status()).toMatchObject({ state: 'ready', builds: 1 });
+    await expectSameAnswers(mirrored, plain, 82);
+    const late = await mirrored.searchVector(vectorOf('late-model', [1, 2, 3]), { limit: 3 });
+    expect(late).toHaveLength(1);
+    expect(late).toEqual(await plain.searchVector(vectorOf('late-model', [1, 2, 3]), { limit: 3 }));
+  });
+
   it('is off unless asked for, and gone once the store closes', async () => {
     const path = freshPath();
     const plain = await open(path);

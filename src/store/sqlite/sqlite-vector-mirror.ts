@@ -8,7 +8,8 @@
  * write never reaches it. A
  * commit by any other connection changes `PRAGMA data_version`: the mirror is then stale, the query
  * is answered by vec0, and a rebuild starts in the background, in chunks that yield to the event loop
- * between them. A build that sees any write while it runs is abandoned, not patched.
+ * between them. A build takes its own connection's commits as they come, and is abandoned when another
+ * connection commits while it runs.
  */
 import { VectorSlab } from '../vector-slab.js';
 import { vectorFromBytes } from '../write-rules.js';
@@ -60,8 +61,6 @@ export class SqliteVectorMirror {
   #version = -1;
   /** Changes of the write transaction under way; undefined outside one. */
   #pending: VectorChange[] | undefined;
-  /** Bumped by every committed vector write: a build under way gives up when it moves. */
-  #writes = 0;
   #builds = 0;
   #answered = 0;
   #building = false;
@@ -130,8 +129,9 @@ export class SqliteVectorMirror {
     const changes = this.#pending ?? [];
     this.#pending = undefined;
     if (changes.length === 0) return;
-    this.#writes++;
-    if (this.#state !== 'ready') return; // a build under way gives up and starts again
+    if (this.#state !== 'ready' && this.#state !== 'loading') return;
+    // While loading, the build's own maps take the change: a row it has read is updated, a row it has
+    // yet to read is read as committed.
     try {
       for (const change of changes) this.#apply(change);
     } catch {
@@ -150,7 +150,6 @@ export class SqliteVectorMirror {
   #observe(change: VectorChange): void {
     if (this.#pending === undefined) {
       // A vector write outside a transaction the store opened: nothing to apply it after.
-      this.#writes++;
       this.#markStale();
       return;
     }
@@ -192,6 +191,7 @@ export class SqliteVectorMirror {
     this.#building = true;
     this.#state = 'loading';
     this.#spaces = new Map();
+    this.#skipped = new Set();
     void this.#build()
       .catch(() => undefined) // a failed read leaves the mirror stale: vec0 answers
       .finally(() => {
@@ -201,11 +201,10 @@ export class SqliteVectorMirror {
 
   async #build(): Promise<void> {
     const version = this.#dataVersion();
-    const writes = this.#writes;
+    const spaces = this.#spaces;
+    const skipped = this.#skipped;
     const unchanged = () =>
-      this.#state === 'loading' && this.#writes === writes && this.#dataVersion() === version;
-    const spaces = new Map<string, VectorSlab>();
-    const skipped = new Set<string>();
+      this.#state === 'loading' && this.#spaces === spaces && this.#dataVersion() === version;
     let budget = this.#maxBytes;
     try {
       const rows = this.#db
@@ -216,6 +215,7 @@ export class SqliteVectorMirror {
         const { n } = this.#db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number };
         const slab = new VectorSlab(space.dims, n);
         if (slab.bytes > budget) {
+          spaces.delete(table);
           skipped.add(table);
           continue;
         }
@@ -243,8 +243,6 @@ export class SqliteVectorMirror {
       throw error;
     }
     if (!unchanged()) return this.#gaveUp();
-    this.#spaces = spaces;
-    this.#skipped = skipped;
     this.#version = version;
     this.#state = 'ready';
     this.#builds++;

@@ -237,7 +237,7 @@ describe('resident vector mirror', () => {
     expect(mirrored.vectorMirror!.status().builds).toBe(3);
   });
 
-  it('gives up a build that a write overtakes, and never serves it', async () => {
+  it('gives up a build that a commit of another connection overtakes, and never serves it', async () => {
     const path = freshPath();
     const other = await open(path);
     await populate(other, 6);

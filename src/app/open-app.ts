@@ -159,6 +159,8 @@ async function openStore(
       author,
       rekeyProject: portableKeyOf,
       residentVectors: residentVectors === true,
+      onVectorMirrorError: (what, error) =>
+        log.warn(`resident vector mirror: ${what}`, { error: String(error) }),
     });
     log.debug('store opened', { path: config.databasePath, schemaVersion: store.schemaVersion });
     return store;

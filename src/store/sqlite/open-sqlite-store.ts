@@ -53,6 +53,8 @@ export interface OpenSqliteStoreOptions {
    * never pays the load.
    */
   residentVectors?: boolean;
+  /** Where the resident mirror reports that it gave up (searches stay exact through vec0). */
+  onVectorMirrorError?: (what: string, error: unknown) => void;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -105,7 +107,10 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
     // analyser or the context rule changed. Once per store; re-checked under the write lock.
     if (lexicalIndexStale(db)) immediateTransaction(db, () => ensureLexicalIndex(db));
     if (report.backupPath !== null) rotateBackups(path);
-    const mirror = options.residentVectors === true ? new SqliteVectorMirror(db) : undefined;
+    const mirror =
+      options.residentVectors === true
+        ? new SqliteVectorMirror(db, { onError: options.onVectorMirrorError })
+        : undefined;
     mirror?.start();
     return new SqliteMemoryStore({
       db,

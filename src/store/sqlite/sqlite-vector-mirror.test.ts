@@ -318,6 +318,29 @@ describe('resident vector mirror', () => {
   });
 });
 
+it('reports a build that fails to its owner and keeps answering through vec0', async () => {
+  const { SqliteVectorMirror } = await import('./sqlite-vector-mirror.js');
+  const { connectSqlite } = await import('./open-sqlite-store.js');
+  // A file that is no store: the build's first read fails.
+  const db = connectSqlite(join(dir, `not-a-store-${++counter}.db`));
+  try {
+    const reported: [string, string][] = [];
+    const mirror = new SqliteVectorMirror(db, {
+      onError: (what, error) => reported.push([what, String(error)]),
+    });
+    mirror.start();
+    await mirror.settled();
+    expect(reported).toEqual([
+      ['build failed; vec0 answers', expect.stringMatching(/no such table: vector_spaces/)],
+    ]);
+    expect(mirror.status().state).toBe('stale');
+    expect(mirror.nearest('vec_1', new Float32Array(16).fill(1), 10)).toBeUndefined();
+    mirror.close();
+  } finally {
+    db.close();
+  }
+});
+
 async function plainCounts(path: string): Promise<number[]> {
   const { connectSqlite } = await import('./open-sqlite-store.js');
   const { vectorCounts } = await import('./sqlite-vectors.js');

@@ -42,6 +42,11 @@ export interface MirrorStatus {
 export interface MirrorOptions {
   maxBytes?: number;
   chunkRows?: number;
+  /**
+   * Told when the mirror had to give up (a build failed, or a committed change could not be applied):
+   * searches stay correct (vec0 answers), but the owner should log why the mirror is not serving.
+   */
+  onError?: (what: string, error: unknown) => void;
 }
 
 interface SpaceRow {
@@ -54,6 +59,7 @@ export class SqliteVectorMirror {
   readonly #db: SqliteLike;
   readonly #maxBytes: number;
   readonly #chunkRows: number;
+  readonly #onError: (what: string, error: unknown) => void;
   #spaces = new Map<string, VectorSlab>();
   #skipped = new Set<string>();
   #state: MirrorState = 'stale';
@@ -69,6 +75,7 @@ export class SqliteVectorMirror {
     this.#db = db;
     this.#maxBytes = options.maxBytes ?? MIRROR_MAX_BYTES;
     this.#chunkRows = options.chunkRows ?? MIRROR_CHUNK_ROWS;
+    this.#onError = options.onError ?? (() => undefined);
     observeVectorWrites(db, (change) => this.#observe(change));
     observeTransactions(db, {
       begin: () => {
@@ -134,9 +141,10 @@ export class SqliteVectorMirror {
     // yet to read is read as committed.
     try {
       for (const change of changes) this.#apply(change);
-    } catch {
+    } catch (error) {
       // Cannot happen for changes vec0 accepted; if it does, the mirror is not trusted again.
       this.#markStale();
+      this.#onError('could not apply a committed vector change; rebuilding', error);
     }
   }
 
@@ -193,7 +201,8 @@ export class SqliteVectorMirror {
     this.#spaces = new Map();
     this.#skipped = new Set();
     void this.#build()
-      .catch(() => undefined) // a failed read leaves the mirror stale: vec0 answers
+      // A failed read leaves the mirror stale (vec0 answers); the owner hears why.
+      .catch((error: unknown) => this.#onError('build failed; vec0 answers', error))
       .finally(() => {
         this.#building = false;
       });

@@ -31,6 +31,22 @@ describe('memoryVectors', () => {
     expect([...mixed!].map((v) => v.toFixed(6))).toEqual([...expected].map((v) => v.toFixed(6)));
   });
 
+  it("weighs the context lines by the embedder's own contextLineWeight when it names one", async () => {
+    const light = {
+      model: embedder.model,
+      dims: embedder.dims,
+      contextLineWeight: 0.25,
+      embed: (texts: readonly string[]) => embedder.embed(texts),
+    };
+    const [mixed] = await memoryVectors(light, [
+      { content: 'Fixed the flaky upload test', context: 'npm test failed' },
+    ]);
+    const own = await vectorOf('Fixed the flaky upload test');
+    const line = await vectorOf('npm test failed');
+    const expected = l2Normalize(Float64Array.from(own, (v, d) => v + 0.25 * line[d]!));
+    expect([...mixed!].map((v) => v.toFixed(6))).toEqual([...expected].map((v) => v.toFixed(6)));
+  });
+
   it('gives a memory without context its content vector as it is', async () => {
     const [alone] = await memoryVectors(embedder, [{ content: 'Use pnpm here', context: ' \n ' }]);
     expect([...alone!]).toEqual([...(await vectorOf('Use pnpm here'))]);

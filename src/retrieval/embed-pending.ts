@@ -94,8 +94,8 @@ export async function embedPending(
 
 /**
  * The vectors of memories: each one's content plus each line of its context (the text around it when it
- * was captured) at `CONTEXT_LINE_WEIGHT`, renormalised. A memory without context gets its content's
- * vector as it is.
+ * was captured) at the embedder's `contextLineWeight` (default `CONTEXT_LINE_WEIGHT`), renormalised. A
+ * memory without context gets its content's vector as it is.
  */
 export async function memoryVectors(
   embedder: Embedder,
@@ -106,13 +106,14 @@ export async function memoryVectors(
   const flat = lines.flat();
   if (flat.length === 0) return own;
   const around = await embedder.embed(flat);
+  const weight = embedder.contextLineWeight ?? CONTEXT_LINE_WEIGHT;
   let next = 0;
   for (const [i, ofMemory] of lines.entries()) {
     if (ofMemory.length === 0) continue;
     const mixed = Float64Array.from(own[i]!);
     for (let k = 0; k < ofMemory.length; k++) {
       const line = around[next++]!;
-      for (let d = 0; d < mixed.length; d++) mixed[d]! += CONTEXT_LINE_WEIGHT * (line[d] ?? 0);
+      for (let d = 0; d < mixed.length; d++) mixed[d]! += weight * (line[d] ?? 0);
     }
     if (mixed.some((v) => v !== 0)) own[i] = l2Normalize(mixed);
   }

@@ -4,15 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { l2Normalize } from '../core/ranking/cosine.js';
 import { WordTable } from '../embed/word-table.js';
 import { ManualClock } from '../store/contract/fixtures.js';
-import { embedPending } from './embed-pending.js';
+import { embedPending, memoryVectors } from './embed-pending.js';
 import { retrieveDetailed } from './retrieve.js';
 import {
   COMPONENT_MIN_DOCS,
   firstComponent,
   openWordEmbedder,
+  WORD_CONTEXT_LINE_WEIGHT,
   WORD_MODEL_FAMILY,
+  wordModelId,
 } from './word-vectors.js';
 
 const tempDir = useTempDirs();
@@ -49,7 +52,8 @@ describe('word vectors (SIF)', () => {
       await app.store.remember({ content: text, projectKey: '/p' });
     }
     const small = await openWordEmbedder(app.store, table());
-    expect(small.model).toBe(`${WORD_MODEL_FAMILY}-raw`);
+    expect(small.model).toBe(wordModelId(null));
+    expect(small.model).toMatch(new RegExp(`^${WORD_MODEL_FAMILY}-raw-r\\d+$`));
     expect(
       await embedPending(app.store, small, { max: 100, batchSize: 10, slot: 'extra' }),
     ).toEqual({
@@ -92,6 +96,39 @@ describe('word vectors (SIF)', () => {
     });
     expect(report.hits[0]?.memory.id).toBe(cacheNote);
     expect(report.hits[0]?.ranks.words).toBe(1);
+  });
+
+  it('replaces vectors stored under an earlier rule (model ids without the rule) with new ones', async () => {
+    const { memory } = await app.store.remember({ content: 'the redis cache', projectKey: '/p' });
+    const oldModel = `${WORD_MODEL_FAMILY}-raw`;
+    await app.store.setModelState(WORD_MODEL_FAMILY, { model: oldModel, docs: 1, component: null });
+    await app.store.setExtraVector(memory.id, {
+      model: oldModel,
+      values: Float32Array.from([1, 0, 0]),
+    });
+
+    const words = await openWordEmbedder(app.store, table());
+    expect(words.model).toBe(wordModelId(null));
+    expect(await app.store.getModelState(WORD_MODEL_FAMILY)).toMatchObject({ model: words.model });
+    const probe = { values: Float32Array.from([1, 0, 0]) };
+    expect(await app.store.searchVector({ model: oldModel, ...probe }, { limit: 5 })).toEqual([]);
+    expect((await app.store.listUnembedded(words.model, 5)).map((m) => m.id)).toEqual([memory.id]);
+    await embedPending(app.store, words, { max: 10, batchSize: 10, slot: 'extra' });
+    const hits = await app.store.searchVector({ model: words.model, ...probe }, { limit: 5 });
+    expect(hits.map((hit) => hit.id)).toEqual([memory.id]);
+  });
+
+  it(`mixes a memory's context lines into its words vector at ${WORD_CONTEXT_LINE_WEIGHT}`, async () => {
+    const words = await openWordEmbedder(app.store, table());
+    expect(words.contextLineWeight).toBe(WORD_CONTEXT_LINE_WEIGHT);
+    const [mixed] = await memoryVectors(words, [
+      { content: 'redis cache', context: 'deploy rollout\nrelease' },
+    ]);
+    const [own, first, second] = await words.embed(['redis cache', 'deploy rollout', 'release']);
+    const expected = l2Normalize(
+      Float64Array.from(own!, (v, d) => v + WORD_CONTEXT_LINE_WEIGHT * (first![d]! + second![d]!)),
+    );
+    expect([...mixed!].map((v) => v.toFixed(5))).toEqual([...expected].map((v) => v.toFixed(5)));
   });
 
   it('finds the dominant direction as the first component', () => {

@@ -7,10 +7,11 @@
  * alone and costs microseconds per text (docs/benchmarks.md); frequencies from a generic corpus instead of
  * the store were much worse.
  *
- * The common component is state of the store (`model_state`), so the model id names it:
- * `glove-sif-100-<hash>`. It is estimated once the store holds `COMPONENT_MIN_DOCS` memories and again
- * each time the store has grown `COMPONENT_GROWTH`-fold; a new estimate is a new model, whose vectors
- * replace the old model's (cheap: thousands of texts a second).
+ * The common component is state of the store (`model_state`), so the model id names it, together with
+ * the rule its memory vectors are built by (`WORD_VECTOR_RULE`): `glove-sif-100-<hash>`. It is estimated
+ * once the store holds `COMPONENT_MIN_DOCS` memories and again each time the store has grown
+ * `COMPONENT_GROWTH`-fold; a new estimate, or a new rule, is a new model, whose vectors replace the old
+ * model's (cheap: thousands of texts a second).
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -30,6 +31,21 @@ export const COMPONENT_GROWTH = 4;
 /** Memories the common component is estimated from (newest first). */
 export const COMPONENT_SAMPLE = 2000;
 
+/**
+ * Weight of each context line in a memory's words vector (retrieval/embed-pending.ts), below the sentence
+ * model's 1: averaged word vectors of a few neighbours drown a turn's own words sooner than a sentence
+ * model's vectors do. On LoCoMo 0–4 (`npm run bench:retrieval -- --providers words`) the leg alone went
+ * from R@10 / MRR@10 0.518 / 0.250 at 1 to 0.593 / 0.320 at 0.5 (0.617 / 0.344 at 0.35); fused with USE
+ * lite (`npm run bench:sweep`) 0.5 kept R@10 and added MRR (docs/benchmarks.md).
+ */
+export const WORD_CONTEXT_LINE_WEIGHT = 0.5;
+
+/**
+ * The version of how this leg builds a memory's vector, part of every model id: vectors stored under an
+ * earlier rule belong to another model, so `openWordEmbedder` replaces them (1: context lines at 1).
+ */
+export const WORD_VECTOR_RULE = 2;
+
 interface WordModelState extends Record<string, unknown> {
   model: string;
   docs: number;
@@ -40,6 +56,7 @@ interface WordModelState extends Record<string, unknown> {
 export class SifEmbedder implements Embedder {
   readonly model: string;
   readonly dims: number;
+  readonly contextLineWeight = WORD_CONTEXT_LINE_WEIGHT;
   readonly #table: WordTable;
   readonly #store: MemoryStore;
   readonly #component: Float64Array | null;
@@ -111,9 +128,11 @@ export function firstComponent(vectors: readonly Float64Array[]): Float64Array |
   return u;
 }
 
-function modelIdOf(component: Float64Array | null): string {
-  if (component === null) return `${WORD_MODEL_FAMILY}-raw`;
+/** The model id of vectors built by today's rule with `component` (rule 1 ids had no rule in them). */
+export function wordModelId(component: ArrayLike<number> | null): string {
+  if (component === null) return `${WORD_MODEL_FAMILY}-raw-r${WORD_VECTOR_RULE}`;
   const digest = createHash('sha256')
+    .update(`rule ${WORD_VECTOR_RULE};`)
     .update(Array.from(component, (x) => x.toFixed(6)).join(','))
     .digest('hex');
   return `${WORD_MODEL_FAMILY}-${digest.slice(0, 8)}`;
@@ -134,13 +153,14 @@ export async function openWordEmbedder(
   const docs = await store.countMemories();
   const due =
     saved === undefined ||
+    saved.model !== wordModelId(saved.component) ||
     (docs >= COMPONENT_MIN_DOCS &&
       (saved.component === null || docs >= saved.docs * COMPONENT_GROWTH));
   if (!due || options.refresh === false) {
     return new SifEmbedder(
       table,
       store,
-      saved ?? { model: modelIdOf(null), docs, component: null },
+      saved ?? { model: wordModelId(null), docs, component: null },
     );
   }
   let component: Float64Array | null = null;
@@ -155,7 +175,7 @@ export async function openWordEmbedder(
     );
   }
   const state: WordModelState = {
-    model: modelIdOf(component),
+    model: wordModelId(component),
     docs,
     component: component === null ? null : Array.from(component),
   };

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { entityPrior, MAX_ENTITIES, queryEntities, sessionPrior } from './priors.js';
+import {
+  entityPrior,
+  MAX_ENTITIES,
+  queryEntities,
+  sessionPrior,
+  SUBJECT_CHARS,
+  subjectOf,
+} from './priors.js';
 
 describe('sessionPrior', () => {
   it('lends each candidate its session’s summed lexical score, min-max normalised over sessions', () => {
@@ -71,6 +78,28 @@ describe('queryEntities / entityPrior', () => {
       ]),
     );
     expect(Object.fromEntries(prior)).toEqual({ speaker: 1, mention: 0.5 });
+  });
+
+  it('ends the subject at its first colon: the speaker, not the person the speaker addresses', () => {
+    const prior = entityPrior(
+      ['caroline'],
+      new Map([
+        ['speaker', { content: '[8 May 2023] Caroline: Thanks, Melanie!' }],
+        ['addressed', { content: '[8 May 2023] Melanie: Thanks, Caroline!' }],
+        ['edit', { content: 'Edited src/caroline.ts: renamed the export' }],
+      ]),
+    );
+    expect(Object.fromEntries(prior)).toEqual({ speaker: 1, addressed: 0.5, edit: 1 });
+    expect(subjectOf('Edited src/app.ts: renamed the export')).toBe('Edited src/app.ts');
+    expect(subjectOf('[8 May 2023] Caroline: hi')).toBe('Caroline');
+  });
+
+  it(`keeps the first ${SUBJECT_CHARS} characters as the subject when no colon falls inside them`, () => {
+    const long = `${'word '.repeat(20)}: late colon`;
+    expect(subjectOf(long)).toBe(long.slice(0, SUBJECT_CHARS));
+    expect(subjectOf('no colon at all')).toBe('no colon at all');
+    // A colon with no space (a URL, a time) does not end it.
+    expect(subjectOf('see http://x.io at 10:30 today')).toBe('see http://x.io at 10:30 today');
   });
 
   it('treats regex characters in entities literally', () => {

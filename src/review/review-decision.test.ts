@@ -4,7 +4,7 @@ import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { openTestApp, type TestApp as App } from '../../test/helpers/test-app.js';
 import type { NewMemory } from '../core/memory.js';
 import { QUARANTINE_STATES } from '../core/memory.js';
-import { decideMany, decideReview, rejectAndDelete, reviewActor } from './review-decision.js';
+import { decideReview, rejectAndDelete, reviewActor } from './review-decision.js';
 
 const tempDir = useTempDirs();
 const opened: App[] = [];
@@ -81,47 +81,5 @@ describe('rejectAndDelete', () => {
     const trail = await app.store.auditTrail(id);
     expect(trail.map((e) => e.action)).toEqual(['remember', 'quarantine', 'forget']);
     expect(trail[1]?.detail).toMatchObject({ actor: 'web-ui:alice', to: 'rejected' });
-  });
-});
-
-describe('decideMany', () => {
-  it('purges everything from one site, in every review state, and nothing from elsewhere', async () => {
-    const app = await setup();
-    const evil = [
-      await put(app, { content: 'a', sourceUrl: 'https://evil.example/' }),
-      await put(app, { content: 'b', sourceUrl: 'https://cdn.evil.example/x' }),
-      await put(app, { content: 'c', sourceUrl: 'https://evil.example/y', quarantine: 'approved' }),
-      await put(app, { content: 'd', sourceUrl: 'https://evil.example/z', quarantine: 'rejected' }),
-    ];
-    const kept = await put(app, { content: 'e', sourceUrl: 'https://good.example/' });
-    const report = await decideMany(
-      app,
-      { sourceDomains: ['evil.example'], quarantine: QUARANTINE_STATES },
-      'purge',
-      'web-ui:alice',
-    );
-    expect(report).toEqual({ changed: 4, unchanged: 0, remaining: 0 });
-    expect(await app.store.getMemories([...evil, kept])).toMatchObject([{ id: kept }]);
-  });
-
-  it('approves the held memories of one session only, and reports what a capped run left', async () => {
-    const app = await setup();
-    const ids = [];
-    for (let i = 0; i < 5; i += 1)
-      ids.push(await put(app, { content: `s1 ${i}`, sessionId: 's1' }));
-    const other = await put(app, { content: 'other session', sessionId: 's2' });
-    const filter = { sessionIds: ['s1'], quarantine: ['pending'] as const };
-    expect(await decideMany(app, filter, 'approve', 'cli:bob', 3)).toEqual({
-      changed: 3,
-      unchanged: 0,
-      remaining: 2,
-    });
-    expect(await decideMany(app, filter, 'approve', 'cli:bob')).toEqual({
-      changed: 2,
-      unchanged: 0,
-      remaining: 0,
-    });
-    const states = (await app.store.getMemories([...ids, other])).map((m) => m.quarantine);
-    expect(states).toEqual(['approved', 'approved', 'approved', 'approved', 'approved', 'pending']);
   });
 });

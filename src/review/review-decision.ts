@@ -10,8 +10,8 @@ import { MemoryError } from '../core/errors.js';
 import { injectionEligibility } from '../core/gate/injection-eligibility.js';
 import type { Memory, MemoryId, QuarantineState } from '../core/memory.js';
 import type { Logger } from '../log/log.js';
-import type { MemoryFilter, MemoryStore } from '../store/store.js';
-import { type ClusterInfo, readCluster } from '../write/fragment-cluster.js';
+import type { MemoryStore } from '../store/store.js';
+import { clusterForReview,type ClusterReview } from './cluster-review.js';
 import { getExistingMemory } from './explain-memory.js';
 
 /** What a person decides about a held memory. */
@@ -40,6 +40,8 @@ export interface ClusterAction {
   memberIds: MemoryId[];
   /** Members the decision changed (approved, rejected, or deleted). */
   changed: number;
+  /** Their ids, in the order of `memberIds`. */
+  changedIds: MemoryId[];
 }
 
 /** The outcome of one decision. */
@@ -88,7 +90,7 @@ export async function decideReview(
         'Run `mnemo review` to see the memories that are.',
     );
   }
-  const cluster = await readCluster(deps.store, memory.id);
+  const cluster = await clusterForReview(deps.store, memory.id);
   if (cluster !== undefined) return decideCluster(deps, memory, cluster, target, actor);
   if (memory.quarantine === target) {
     return { memory, changed: false, injectable: injectionEligibility(memory).eligible };
@@ -101,19 +103,20 @@ export async function decideReview(
 async function decideCluster(
   deps: ReviewDeps,
   memory: Memory,
-  cluster: ClusterInfo,
+  cluster: ClusterReview,
   target: ReviewTarget,
   actor: string,
 ): Promise<ReviewResult> {
-  const members = await deps.store.getMemories(cluster.memberIds);
-  let changed = 0;
+  const members = cluster.stored;
+  const changedIds: MemoryId[] = [];
   let decided = memory;
   for (const member of members) {
-    if (member.quarantine === target || !REVIEW_FROM[target].includes(member.quarantine)) continue;
+    if (!movesTo(member, target)) continue;
     const updated = await deps.store.setQuarantine(member.id, target, actor);
     if (updated.id === memory.id) decided = updated;
-    changed += 1;
+    changedIds.push(member.id);
   }
+  const changed = changedIds.length;
   deps.log.info('review decision on a fragment cluster', {
     id: memory.id,
     clusterId: cluster.clusterId,
@@ -132,8 +135,14 @@ async function decideCluster(
       source: cluster.source,
       memberIds: members.map((m) => m.id),
       changed,
+      changedIds,
     },
   };
+}
+
+/** Whether a decision to `target` changes `memory` (a member already there, or not held, stays). */
+export function movesTo(memory: Memory, target: ReviewTarget): boolean {
+  return memory.quarantine !== target && REVIEW_FROM[target].includes(memory.quarantine);
 }
 
 /**
@@ -149,69 +158,16 @@ export async function rejectAndDelete(
 ): Promise<ReviewResult> {
   const result = await decideReview(deps, rawId, 'rejected', actor);
   const ids = result.cluster?.memberIds ?? [result.memory.id];
-  let deleted = 0;
+  const deleted: MemoryId[] = [];
   for (const id of ids) {
-    if (await deps.store.forget(id)) deleted += 1;
+    if (await deps.store.forget(id)) deleted.push(id);
   }
-  deps.log.info('rejected memory deleted', { id: result.memory.id, deleted, actor });
+  deps.log.info('rejected memory deleted', {
+    id: result.memory.id,
+    deleted: deleted.length,
+    actor,
+  });
   return result.cluster === undefined
     ? result
-    : { ...result, cluster: { ...result.cluster, changed: deleted } };
-}
-
-/** Most memories one bulk decision touches; the caller reports what remains. */
-export const MAX_BULK = 5000;
-const BULK_PAGE = 500;
-
-export interface BulkReport {
-  /** Memories the decision changed (approved, or rejected and deleted). */
-  changed: number;
-  /** Memories matched but left as they were (already in the target state, or not reviewable). */
-  unchanged: number;
-  /** Memories still matching the filter afterwards (more than {@link MAX_BULK} matched, or unchanged). */
-  remaining: number;
-}
-
-/**
- * Applies one decision to every memory matching `filter`, up to `max` ({@link MAX_BULK}): approve, or reject and
- * delete ("purge everything that came from this"). Ids are collected before anything changes, so the
- * decision never chases its own writes. Each memory is its own audited transaction.
- */
-export async function decideMany(
-  deps: ReviewDeps,
-  filter: MemoryFilter,
-  action: 'approve' | 'purge',
-  actor: string,
-  max: number = MAX_BULK,
-): Promise<BulkReport> {
-  const ids: string[] = [];
-  while (ids.length < max) {
-    const page = await deps.store.listMemories({
-      ...filter,
-      limit: Math.min(BULK_PAGE, max - ids.length),
-      offset: ids.length,
-    });
-    ids.push(...page.map((m) => m.id));
-    if (page.length < BULK_PAGE) break;
-  }
-  let changed = 0;
-  for (const id of ids) {
-    const memory = await deps.store.getMemory(id);
-    if (memory === undefined) continue;
-    if (action === 'purge') {
-      // Whatever its state: a memory a person already rejected (kept for audit) is deleted too.
-      await rejectAndDelete(deps, id, actor);
-    } else if (REVIEW_FROM.approved.includes(memory.quarantine)) {
-      await decideReview(deps, id, 'approved', actor);
-    } else {
-      continue;
-    }
-    changed += 1;
-  }
-  deps.log.info('bulk review decision', { action, actor, changed, matched: ids.length });
-  return {
-    changed,
-    unchanged: ids.length - changed,
-    remaining: await deps.store.countMemories(filter),
-  };
+    : { ...result, cluster: { ...result.cluster, changed: deleted.length, changedIds: deleted } };
 }

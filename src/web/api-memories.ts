@@ -1,7 +1,8 @@
 /**
  * Memories one at a time and in pages: `GET /api/memories` (newest first, filtered and paged on the
- * server), `GET /api/memories/:id` (everything the viewer knows about one memory), and the two review
- * decisions on one memory, through the same path as `mnemo approve` / `mnemo reject`.
+ * server), `GET /api/memories/:id` (everything the viewer knows about one memory, its fragment cluster
+ * included), and the two review decisions on one memory, through the same path as `mnemo approve` /
+ * `mnemo reject`.
  */
 import { existsSync } from 'node:fs';
 
@@ -12,6 +13,7 @@ import { reportAnchors } from '../anchors/anchor-report.js';
 import { injectionEligibility } from '../core/gate/injection-eligibility.js';
 import { MEMORY_KINDS } from '../core/memory.js';
 import { parseOriginClass, trustBand } from '../core/origin/origin-class.js';
+import { clusterForReview } from '../review/cluster-review.js';
 import { supersedeHistory } from '../review/explain-memory.js';
 import { gateView, ORIGIN_MEANING, withheldView } from '../review/meanings.js';
 import { decideReview, rejectAndDelete } from '../review/review-decision.js';
@@ -24,7 +26,7 @@ import {
   STATE_VIEWS,
   type WebContext,
 } from './web-context.js';
-import { memoryFull, memoryPage, memoryRow } from './web-views.js';
+import { clusterView, memoryFull, memoryPage, memoryRow } from './web-views.js';
 
 const listQuery = z.strictObject({
   project: projectParam,
@@ -57,10 +59,11 @@ export function memoryRoutes(ctx: WebContext): Hono {
     // backfilled); a global memory's files belong to wherever it was written.
     const dir =
       memory.visibility === 'project' && existsSync(memory.projectKey) ? memory.projectKey : null;
-    const [anchors, history, audit] = await Promise.all([
+    const [anchors, history, audit, cluster] = await Promise.all([
       reportAnchors(ctx.app, memory, memory.projectKey, dir),
       supersedeHistory(store, memory, ctx.reader),
       store.auditTrail(memory.id),
+      clusterForReview(store, memory.id),
     ]);
     const origin = parseOriginClass(memory.origin);
     const eligibility = injectionEligibility(memory);
@@ -88,6 +91,7 @@ export function memoryRoutes(ctx: WebContext): Hono {
         replacedBy: history.replacedBy.map(memoryRow),
       },
       anchors,
+      cluster: cluster === undefined ? null : clusterView(cluster, ctx.reader),
       audit,
     });
   });

@@ -9,15 +9,16 @@ import { z } from 'zod';
 
 import { MemoryError } from '../core/errors.js';
 import { normaliseDomain } from '../core/origin/source-url.js';
-import { decideMany } from '../review/review-decision.js';
+import { decideMany, previewMany } from '../review/bulk-decision.js';
+import { clusterForReview } from '../review/cluster-review.js';
 import type { MemoryFilter, MemoryGroupField } from '../store/store.js';
-import { readCluster } from '../write/fragment-cluster.js';
 import {
   baseFilter,
   pageParams,
   parseQuery,
   projectParam,
   STATE_VIEWS,
+  type StateView,
   type WebContext,
 } from './web-context.js';
 import { memoryPage } from './web-views.js';
@@ -67,12 +68,18 @@ const groupsQuery = z.strictObject({
   state: z.enum(STATE_VIEWS).default('pending'),
   by: z.enum(GROUPINGS),
 });
-const bulkBody = z.strictObject({
+const bulkGroup = {
   action: z.enum(['approve', 'purge']),
   by: z.enum(GROUPINGS),
   key,
   project: projectParam,
   state: z.enum(STATE_VIEWS).default('pending'),
+};
+const previewQuery = z.strictObject(bulkGroup);
+const bulkBody = z.strictObject({
+  ...bulkGroup,
+  /** The count of memories outside the group the person saw in the preview and confirmed. */
+  expectOutside: z.number().int().min(0).optional(),
 });
 
 export function reviewRoutes(ctx: WebContext): Hono {
@@ -92,7 +99,9 @@ export function reviewRoutes(ctx: WebContext): Hono {
     };
     const page = await memoryPage(store, filter, params);
     for (const item of page.items) {
-      item.clusterId = (await readCluster(store, item.id))?.clusterId ?? null;
+      const cluster = await clusterForReview(store, item.id);
+      item.clusterId = cluster?.clusterId ?? null;
+      item.clusterMembers = cluster?.stored.length ?? null;
     }
     return c.json(page);
   });
@@ -109,17 +118,33 @@ export function reviewRoutes(ctx: WebContext): Hono {
     return c.json({ by: params.by, groups });
   });
 
+  // What a bulk decision would do, for the confirmation: nothing changes.
+  routes.get('/review/bulk/preview', async (c) => {
+    const params = parseQuery(previewQuery, c.req.query());
+    const preview = await previewMany(store, bulkFilter(ctx, params), params.action);
+    return c.json({ action: params.action, by: params.by, key: params.key, ...preview });
+  });
+
   routes.post('/review/bulk', async (c) => {
     const body = parseQuery(bulkBody, await jsonBody(c.req.raw));
-    const filter = {
-      ...baseFilter(body.project, body.state, ctx.reader),
-      ...groupFilter(body.by, body.key),
-    };
-    const report = await decideMany(ctx.app, filter, body.action, ctx.actor);
+    const report = await decideMany(ctx.app, bulkFilter(ctx, body), body.action, ctx.actor, {
+      ...(body.expectOutside === undefined ? {} : { expectOutside: body.expectOutside }),
+    });
     return c.json({ action: body.action, by: body.by, key: body.key, ...report });
   });
 
   return routes;
+}
+
+/** The memories of one group, as `reader` may see them. */
+function bulkFilter(
+  ctx: WebContext,
+  group: { project?: string | undefined; state: StateView; by: Grouping; key: string },
+): MemoryFilter {
+  return {
+    ...baseFilter(group.project, group.state, ctx.reader),
+    ...groupFilter(group.by, group.key),
+  };
 }
 
 /** The request body as JSON; INVALID_INPUT (400) when it is not. */

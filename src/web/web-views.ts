@@ -6,6 +6,8 @@
  */
 import type { Memory } from '../core/memory.js';
 import { redactSecrets } from '../core/redact/redact-secrets.js';
+import type { ClusterReview } from '../review/cluster-review.js';
+import { isReadableBy } from '../store/reader-scope.js';
 import type { MemoryFilter, MemoryStore } from '../store/store.js';
 
 /** Characters of content in a list row. */
@@ -30,6 +32,8 @@ export interface MemoryRow {
   superseded: boolean;
   /** The fragment cluster it is quarantined in (review inbox only), set by the route that reads it. */
   clusterId?: string | null;
+  /** How many members of that cluster are stored: what approving or rejecting this one moves. */
+  clusterMembers?: number | null;
 }
 
 /** Capture telemetry per day, by outcome (counter names: write-steps.ts and the hooks). */
@@ -91,4 +95,32 @@ export async function memoryPage(
 /** A memory in full, with its text redacted for display. */
 export function memoryFull(memory: Memory): Memory {
   return { ...memory, content: displayText(memory.content) };
+}
+
+/** A memory's fragment cluster (threat model W8) on its detail page. */
+export interface ClusterView {
+  clusterId: string;
+  reason: string;
+  /** The source in words ("host evil.example"). */
+  source: string;
+  /** A decision on any member moves every stored member. */
+  reviewedAsOne: true;
+  /** Every member ever recorded, oldest first (the CLI's list; some may since have been deleted). */
+  memberIds: string[];
+  /** How many members are stored: what approving or rejecting this memory moves. */
+  storedCount: number;
+  /** The stored members `reader` may open, oldest first. */
+  members: MemoryRow[];
+}
+
+export function clusterView(cluster: ClusterReview, reader: string): ClusterView {
+  return {
+    clusterId: cluster.clusterId,
+    reason: cluster.reason,
+    source: cluster.source,
+    reviewedAsOne: true,
+    memberIds: cluster.memberIds,
+    storedCount: cluster.stored.length,
+    members: cluster.stored.filter((m) => isReadableBy(m, reader)).map(memoryRow),
+  };
 }

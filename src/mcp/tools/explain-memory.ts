@@ -6,6 +6,7 @@ import { parseOriginClass, trustBand } from '../../core/origin/origin-class.js';
 import { flattenNote } from '../../core/render/sanitise-text.js';
 import { supersedeHistory } from '../../review/explain-memory.js';
 import { gateView, ORIGIN_MEANING, withheldView } from '../../review/meanings.js';
+import { type ClusterInfo, readCluster } from '../../write/fragment-cluster.js';
 import { visibleMemory } from '../memory-access.js';
 import { renderForModel } from '../render-for-model.js';
 import { frameSchema, memoryIdArg, memoryViewSchema } from '../schemas.js';
@@ -16,7 +17,7 @@ export const explainMemoryTool = defineTool({
   name: 'explain_memory',
   title: 'Explain a memory',
   description: [
-    'Explain one memory: where it came from (origin, tool, session taint, trust band), how the write gate decided, its replacement history and audit trail, the files it cites and whether each changed, moved or was deleted since (its code anchors), and whether it is injected into new sessions automatically or withheld, with the reasons.',
+    'Explain one memory: where it came from (origin, tool, session taint, trust band), how the write gate decided, its replacement history and audit trail, the files it cites and whether each changed, moved or was deleted since (its code anchors), the fragment cluster it is held in with its other members (directive-shaped web fragments from one source, reviewed by a person as one), and whether it is injected into new sessions automatically or withheld, with the reasons.',
     'Use when: a memory you expected is missing from the session context, a memory looks suspicious, or the user asks why something is (not) remembered.',
     'Do not use when: you just need the text (use get_memory).',
   ].join('\n'),
@@ -61,18 +62,28 @@ export const explainMemoryTool = defineTool({
       superseded_by: z.string().nullable(),
       replaced: z.array(z.object({ id: z.string(), origin: z.string() })),
     }),
+    cluster: z
+      .object({
+        id: z.string(),
+        reason: z.string(),
+        source: z.string(),
+        member_ids: z.array(z.string()),
+        reviewed_as_one: z.literal(true),
+      })
+      .nullable(),
     audit: z.array(z.object({ at: z.string(), action: z.string() })),
   }),
   annotations: { readOnlyHint: true, idempotentHint: true },
   async run(ctx, args) {
     const memory = await visibleMemory(ctx, args.id);
     const origin = parseOriginClass(memory.origin);
-    const [replaced, audit, anchors] = await Promise.all([
+    const [replaced, audit, anchors, cluster] = await Promise.all([
       supersedeHistory(ctx.app.store, memory).then((history) =>
         history.replaced.map((m) => ({ id: m.id, origin: parseOriginClass(m.origin) })),
       ),
       ctx.app.store.auditTrail(memory.id),
       reportAnchors(ctx.app, memory, await ctx.projectKey(), await ctx.projectDir()),
+      readCluster(ctx.app.store, memory.id),
     ]);
     const eligibility = injectionEligibility(memory);
     const reasons = [
@@ -118,6 +129,7 @@ export const explainMemoryTool = defineTool({
         })),
       },
       history: { superseded_by: memory.supersededBy, replaced },
+      cluster: cluster === undefined ? null : clusterView(cluster),
       audit: audit.map((entry) => ({ at: entry.at, action: entry.action })),
     };
     const text = [
@@ -129,6 +141,7 @@ export const explainMemoryTool = defineTool({
         ? `Injected into new sessions when relevant${memory.pinned ? ' (pinned)' : ''}${anchors.status === 'stale' ? ', labelled stale and ranked lower' : ''}.`
         : `Withheld from automatic injection: ${withheld.map((w) => w.meaning).join('; ')}.`,
       anchorsText(anchors),
+      structured.cluster === null ? '' : clusterText(structured.cluster),
       replaced.length === 0
         ? ''
         : `Replaced: ${replaced.map((r) => `${r.id} (${r.origin})`).join(' ← ')}.`,
@@ -137,6 +150,28 @@ export const explainMemoryTool = defineTool({
     return { structured, text: text.join('\n') };
   },
 });
+
+/**
+ * The cluster as the model reads it. Its source names a page host or a session and tool (channel
+ * facts, but written by whoever served the page), so it is flattened and neutralised like a note.
+ */
+function clusterView(cluster: ClusterInfo) {
+  return {
+    id: cluster.clusterId,
+    reason: flattenNote(cluster.reason) ?? '',
+    source: flattenNote(cluster.source) ?? '',
+    member_ids: cluster.memberIds,
+    reviewed_as_one: true as const,
+  };
+}
+
+function clusterText(cluster: ReturnType<typeof clusterView>): string {
+  return (
+    `Fragment cluster ${cluster.id}: ${cluster.reason} (${cluster.source}); reviewed as one: ` +
+    "a person's approval or rejection of any member moves every member. " +
+    `Members: ${cluster.member_ids.join(', ')}.`
+  );
+}
 
 /** One line on the memory's code anchors. */
 function anchorsText(anchors: Awaited<ReturnType<typeof reportAnchors>>): string {

@@ -1,0 +1,225 @@
+/**
+ * One review decision on a whole group of memories (the web viewer's "approve all" and "purge everything
+ * that came from this"). A member of a fragment cluster (threat model W8) is decided with its cluster, so
+ * a group decision also moves the cluster's members outside the group: the plan says so before anything
+ * changes (`previewMany`, for the confirmation a person reads), the decision can refuse to run when that
+ * changed since (`expectOutside`), and the report names every memory outside the group it moved and the
+ * cluster that took it along. The plan and the run share one planner, so the preview is what the run does.
+ */
+import { MemoryError } from '../core/errors.js';
+import type { MemoryId } from '../core/memory.js';
+import type { MemoryFilter, MemoryStore } from '../store/store.js';
+import type { ClusterInfo } from '../write/fragment-cluster.js';
+import { clusterForReview } from './cluster-review.js';
+import {
+  decideReview,
+  movesTo,
+  rejectAndDelete,
+  REVIEW_FROM,
+  type ReviewDeps,
+  type ReviewResult,
+} from './review-decision.js';
+
+/** Most memories of the group one bulk decision takes; the report says what remains. */
+export const MAX_BULK = 5000;
+const BULK_PAGE = 500;
+
+export type BulkAction = 'approve' | 'purge';
+
+/** A fragment cluster a group decision acted on, and what of it lay outside the group. */
+export interface BulkCluster {
+  clusterId: string;
+  reason: string;
+  source: string;
+  /** Members of the group it moved. */
+  inGroup: number;
+  /** Members outside the group it moved with them, oldest first. */
+  outsideIds: MemoryId[];
+}
+
+/** What a group decision does (a preview) or did (a report) to the group and beyond it. */
+export interface BulkEffect {
+  /** Memories of the group it changes (approved, or rejected and deleted). */
+  changed: number;
+  /** Memories of the group matched but left as they were (already approved, or not reviewable). */
+  unchanged: number;
+  /** Memories outside the group it also changes: members of a fragment cluster of the group. */
+  outside: number;
+  /** Every fragment cluster it acts on, and what of each lies outside the group. */
+  clusters: BulkCluster[];
+}
+
+export interface BulkPreview extends BulkEffect {
+  /** Memories matching the group; more than {@link MAX_BULK} are taken in several runs. */
+  matched: number;
+}
+
+export interface BulkReport extends BulkEffect {
+  /** Memories still matching the group afterwards (more than {@link MAX_BULK} matched, or unchanged). */
+  remaining: number;
+}
+
+export interface BulkOptions {
+  /** Most memories of the group to take ({@link MAX_BULK}). */
+  max?: number;
+  /**
+   * The `outside` count the person confirmed: when the plan now moves a different number of memories
+   * outside the group, nothing changes and CONFLICT says so.
+   */
+  expectOutside?: number;
+}
+
+/** One decision of the run: the memory decided, its cluster, and the memories it moves. */
+interface Step {
+  id: MemoryId;
+  cluster: ClusterInfo | undefined;
+  moves: MemoryId[];
+}
+
+/** What a bulk decision would do to the memories matching `filter`; changes nothing. */
+export async function previewMany(
+  store: MemoryStore,
+  filter: MemoryFilter,
+  action: BulkAction,
+  max: number = MAX_BULK,
+): Promise<BulkPreview> {
+  const ids = await groupIds(store, filter, max);
+  const steps = await plan(store, ids, action);
+  return { ...effectOf(ids, steps), matched: await store.countMemories(filter) };
+}
+
+/**
+ * Applies one decision to every memory matching `filter`, up to `max`: approve, or reject and delete.
+ * Ids are collected before anything changes, so the decision never chases its own writes; each memory
+ * (or cluster) is its own audited transaction. Throws CONFLICT, changing nothing, when `expectOutside`
+ * no longer holds.
+ */
+export async function decideMany(
+  deps: ReviewDeps,
+  filter: MemoryFilter,
+  action: BulkAction,
+  actor: string,
+  options: BulkOptions = {},
+): Promise<BulkReport> {
+  const ids = await groupIds(deps.store, filter, options.max ?? MAX_BULK);
+  const steps = await plan(deps.store, ids, action);
+  const planned = effectOf(ids, steps);
+  if (options.expectOutside !== undefined && planned.outside !== options.expectOutside) {
+    throw new MemoryError(
+      'CONFLICT',
+      `This would now also ${action === 'purge' ? 'delete' : 'approve'} ${planned.outside} ` +
+        `memories outside the group (fragment cluster members), not the ${options.expectOutside} ` +
+        'you confirmed; nothing changed. Look at the group again and confirm anew.',
+    );
+  }
+  const done: Step[] = [];
+  for (const step of steps) {
+    let result: ReviewResult;
+    try {
+      result =
+        action === 'purge'
+          ? await rejectAndDelete(deps, step.id, actor)
+          : await decideReview(deps, step.id, 'approved', actor);
+    } catch (error) {
+      // Deleted or decided by someone else since the plan: nothing of it moved here.
+      if (error instanceof MemoryError && (error.code === 'NOT_FOUND' || error.code === 'CONFLICT'))
+        continue;
+      deps.log.error('bulk review decision failed part-way', {
+        action,
+        actor,
+        ...effectOf(ids, done),
+        error: String(error),
+      });
+      throw error;
+    }
+    const moves =
+      result.cluster?.changedIds ?? (action === 'purge' || result.changed ? [step.id] : []);
+    done.push({ id: step.id, cluster: result.cluster, moves });
+  }
+  const effect = effectOf(ids, done);
+  deps.log.info('bulk review decision', {
+    action,
+    actor,
+    matched: ids.length,
+    changed: effect.changed,
+    outside: effect.outside,
+    clusters: effect.clusters.map((c) => c.clusterId),
+  });
+  return { ...effect, remaining: await deps.store.countMemories(filter) };
+}
+
+/** The ids of the group, newest first, at most `max`. */
+async function groupIds(
+  store: MemoryStore,
+  filter: MemoryFilter,
+  max: number,
+): Promise<MemoryId[]> {
+  const ids: MemoryId[] = [];
+  while (ids.length < max) {
+    const page = await store.listMemories({
+      ...filter,
+      limit: Math.min(BULK_PAGE, max - ids.length),
+      offset: ids.length,
+    });
+    ids.push(...page.map((m) => m.id));
+    if (page.length < BULK_PAGE) break;
+  }
+  return ids;
+}
+
+/**
+ * The decisions the run makes, in order: one per memory of the group, except that a cluster is decided
+ * once (through its first member met) and moves what `decideReview` / `rejectAndDelete` move. Purge
+ * takes a memory in any state; approve only one a person may approve.
+ */
+async function plan(
+  store: MemoryStore,
+  ids: readonly MemoryId[],
+  action: BulkAction,
+): Promise<Step[]> {
+  const covered = new Set<MemoryId>();
+  const steps: Step[] = [];
+  for (const id of ids) {
+    if (covered.has(id)) continue;
+    const memory = await store.getMemory(id);
+    if (memory === undefined) continue;
+    if (action === 'approve' && !REVIEW_FROM.approved.includes(memory.quarantine)) continue;
+    const cluster = await clusterForReview(store, id);
+    const members = cluster?.stored ?? [memory];
+    for (const member of members) covered.add(member.id);
+    const moves = members.filter((m) => action === 'purge' || movesTo(m, 'approved'));
+    steps.push({ id, cluster, moves: moves.map((m) => m.id) });
+  }
+  return steps;
+}
+
+/** Counts what `steps` move, inside the group of `ids` and outside it, by cluster. */
+function effectOf(ids: readonly MemoryId[], steps: readonly Step[]): BulkEffect {
+  const group = new Set(ids);
+  const moved = new Set<MemoryId>();
+  const clusters = new Map<string, BulkCluster>();
+  for (const step of steps) {
+    for (const id of step.moves) moved.add(id);
+    if (step.cluster === undefined) continue;
+    const { clusterId, reason, source } = step.cluster;
+    const entry = clusters.get(clusterId) ?? {
+      clusterId,
+      reason,
+      source,
+      inGroup: 0,
+      outsideIds: [],
+    };
+    for (const id of step.moves) {
+      if (group.has(id)) entry.inGroup += 1;
+      else entry.outsideIds.push(id);
+    }
+    clusters.set(clusterId, entry);
+  }
+  const changed = [...moved].filter((id) => group.has(id)).length;
+  return {
+    changed,
+    unchanged: ids.length - changed,
+    outside: moved.size - changed,
+    clusters: [...clusters.values()],
+  };
+}

@@ -10,6 +10,7 @@ import { MemoryError } from '../core/errors.js';
 import type { MemoryId } from '../core/memory.js';
 import type { MemoryFilter, MemoryStore } from '../store/store.js';
 import type { ClusterInfo } from '../write/fragment-cluster.js';
+import type { BulkCluster, BulkEffect, BulkPreview, BulkReport } from './bulk-report.js';
 import { clusterForReview } from './cluster-review.js';
 import {
   decideReview,
@@ -25,39 +26,6 @@ export const MAX_BULK = 5000;
 const BULK_PAGE = 500;
 
 export type BulkAction = 'approve' | 'purge';
-
-/** A fragment cluster a group decision acted on, and what of it lay outside the group. */
-export interface BulkCluster {
-  clusterId: string;
-  reason: string;
-  source: string;
-  /** Members of the group it moved. */
-  inGroup: number;
-  /** Members outside the group it moved with them, oldest first. */
-  outsideIds: MemoryId[];
-}
-
-/** What a group decision does (a preview) or did (a report) to the group and beyond it. */
-export interface BulkEffect {
-  /** Memories of the group it changes (approved, or rejected and deleted). */
-  changed: number;
-  /** Memories of the group matched but left as they were (already approved, or not reviewable). */
-  unchanged: number;
-  /** Memories outside the group it also changes: members of a fragment cluster of the group. */
-  outside: number;
-  /** Every fragment cluster it acts on, and what of each lies outside the group. */
-  clusters: BulkCluster[];
-}
-
-export interface BulkPreview extends BulkEffect {
-  /** Memories matching the group; more than {@link MAX_BULK} are taken in several runs. */
-  matched: number;
-}
-
-export interface BulkReport extends BulkEffect {
-  /** Memories still matching the group afterwards (more than {@link MAX_BULK} matched, or unchanged). */
-  remaining: number;
-}
 
 export interface BulkOptions {
   /** Most memories of the group to take ({@link MAX_BULK}). */

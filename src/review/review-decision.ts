@@ -11,7 +11,7 @@ import { injectionEligibility } from '../core/gate/injection-eligibility.js';
 import type { Memory, MemoryId, QuarantineState } from '../core/memory.js';
 import type { Logger } from '../log/log.js';
 import type { MemoryStore } from '../store/store.js';
-import { clusterForReview,type ClusterReview } from './cluster-review.js';
+import { clusterForReview, type ClusterReview } from './cluster-review.js';
 import { getExistingMemory } from './explain-memory.js';
 
 /** What a person decides about a held memory. */

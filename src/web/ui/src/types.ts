@@ -4,11 +4,23 @@ import type { AnchorHow } from '../../../core/anchors/anchor.js';
 import type { StalenessStatus } from '../../../core/anchors/staleness.js';
 import type { Memory as FullMemory } from '../../../core/memory.js';
 import type { LegReport } from '../../../retrieval/legs.js';
+import type { BulkPreview, BulkReport } from '../../../review/bulk-report.js';
 import type { LedgerDay, LedgerSession } from '../../../review/summarise-ledger.js';
 import type { AuditEntry, MemoryGroupCount as GroupCount } from '../../../store/store.js';
-import type { CaptureDay, MemoryRow } from '../../web-views.js';
+import type { CaptureDay, ClusterView, MemoryRow } from '../../web-views.js';
 
-export type { AuditEntry, CaptureDay, FullMemory, GroupCount, LedgerSession, LegReport, MemoryRow };
+export type {
+  AuditEntry,
+  BulkPreview,
+  BulkReport,
+  CaptureDay,
+  ClusterView,
+  FullMemory,
+  GroupCount,
+  LedgerSession,
+  LegReport,
+  MemoryRow,
+};
 
 export interface Page<T> {
   total: number;
@@ -83,14 +95,9 @@ export interface MemoryDetail {
   injection: { eligible: boolean; withheld: { reason: string; meaning: string }[] };
   history: { replaced: MemoryRow[]; replacedBy: MemoryRow[] };
   anchors: AnchorView;
+  /** The fragment cluster it is held in (threat model W8), or null. */
+  cluster: ClusterView | null;
   audit: AuditEntry[];
-}
-
-export interface BulkReport {
-  action: 'approve' | 'purge';
-  changed: number;
-  unchanged: number;
-  remaining: number;
 }
 
 export interface Ledger {

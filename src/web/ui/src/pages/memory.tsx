@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 
 import { apiPath, post } from '../api.js';
 import { OriginBadge, StateBadge } from '../parts/badges.js';
+import { Cluster, clusterQuestion } from '../parts/cluster.js';
 import { projectName, when } from '../parts/format.js';
 import { MemoryList } from '../parts/memory-list.js';
 import { announce } from '../parts/status.js';
@@ -27,23 +28,31 @@ export function Memory({ id }: { id: string }) {
     );
   }
   if (data === undefined) return <p aria-live="polite">Loading…</p>;
-  const { memory } = data;
+  const { memory, cluster } = data;
   const act = async (action: 'approve' | 'reject') => {
-    if (
-      action === 'reject' &&
-      !confirm('Reject this memory and delete it? The audit trail keeps a record of the decision.')
-    ) {
-      return;
-    }
+    const question =
+      cluster !== null
+        ? clusterQuestion(cluster.clusterId, cluster.storedCount, action)
+        : action === 'reject'
+          ? 'Reject this memory and delete it? The audit trail keeps a record of the decision.'
+          : null;
+    if (question !== null && !confirm(question)) return;
     setBusy(true);
     setFailure(undefined);
     try {
-      await post(`/api/memories/${memory.id}/${action}`);
+      const answer = await post<{ cluster?: { memberIds: string[] } | null }>(
+        `/api/memories/${memory.id}/${action}`,
+      );
+      const members = answer.cluster?.memberIds.length;
+      const what =
+        members === undefined
+          ? memory.id
+          : `all ${members} members of fragment cluster ${cluster?.clusterId ?? ''}`;
       if (action === 'approve') {
-        announce(`Approved ${memory.id}.`);
+        announce(`Approved ${what}.`);
         reload();
       } else {
-        announce(`Rejected and deleted ${memory.id}.`);
+        announce(`Rejected and deleted ${what}.`);
         navigate('/review');
       }
     } catch (e) {
@@ -67,11 +76,13 @@ export function Memory({ id }: { id: string }) {
               disabled={busy}
               onClick={() => void act('approve')}
             >
-              Approve
+              {cluster === null ? 'Approve' : `Approve all ${cluster.storedCount}`}
             </button>
           ) : null}
           <button type="button" class="danger" disabled={busy} onClick={() => void act('reject')}>
-            Reject and delete
+            {cluster === null
+              ? 'Reject and delete'
+              : `Reject and delete all ${cluster.storedCount}`}
           </button>
         </div>
       </div>
@@ -86,6 +97,7 @@ export function Memory({ id }: { id: string }) {
         ) : null}
       </p>
       {failure === undefined ? null : <Problem error={failure} />}
+      {cluster === null ? null : <Cluster cluster={cluster} self={memory.id} />}
 
       <section aria-labelledby="content-title">
         <h2 id="content-title">Content</h2>

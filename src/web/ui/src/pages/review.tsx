@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
 
-import { apiPath, post } from '../api.js';
+import { apiPath, get, post } from '../api.js';
+import { clusterQuestion } from '../parts/cluster.js';
 import { count } from '../parts/format.js';
 import { MemoryList } from '../parts/memory-list.js';
 import { Pager } from '../parts/pager.js';
 import { announce } from '../parts/status.js';
 import { useApi } from '../parts/use-api.js';
 import { href, navigate } from '../router.js';
-import type { BulkReport, GroupCount, MemoryRow, Page } from '../types.js';
+import type { BulkPreview, BulkReport, GroupCount, MemoryRow, Page } from '../types.js';
 import { Problem } from './problem.js';
 
 const STATES = [
@@ -78,10 +79,12 @@ export function Review({ project, params }: { project: string | null; params: Re
     run(async () => {
       const cluster = memory.clusterId ?? null;
       const question =
-        cluster === null
-          ? 'Reject this memory and delete it?'
-          : `This memory is a member of fragment cluster ${cluster}. Reject and delete every member?`;
-      if (action === 'reject' && !confirm(question)) return 'Nothing changed.';
+        cluster !== null
+          ? clusterQuestion(cluster, memory.clusterMembers ?? 0, action)
+          : action === 'reject'
+            ? 'Reject this memory and delete it?'
+            : null;
+      if (question !== null && !confirm(question)) return 'Nothing changed.';
       const answer = await post<{ cluster?: { memberIds: string[] } | null }>(
         `/api/memories/${memory.id}/${action}`,
       );
@@ -96,21 +99,16 @@ export function Review({ project, params }: { project: string | null; params: Re
   const bulk = (action: 'approve' | 'purge') =>
     run(async () => {
       if (by === undefined || key === undefined) return 'Choose a group first.';
-      const total = list.data?.total ?? 0;
-      const question =
-        action === 'purge'
-          ? `Delete all ${total} memories from ${key}? This cannot be undone; the audit trail keeps a record.`
-          : `Approve all ${total} memories from ${key}? Their origin stays as it is: recall only.`;
-      if (!confirm(question)) return 'Nothing changed.';
+      const group = { action, by, key, state, ...(project === null ? {} : { project }) };
+      // Ask the server what the decision moves, fragment cluster members outside the group included.
+      const preview = await get<BulkPreview>(apiPath('review/bulk/preview', group));
+      if (!confirm(bulkQuestion(action, key, preview))) return 'Nothing changed.';
       const report = await post<BulkReport>('/api/review/bulk', {
-        action,
-        by,
-        key,
-        state,
-        ...(project === null ? {} : { project }),
+        ...group,
+        expectOutside: preview.outside,
       });
       const verb = action === 'purge' ? 'Purged' : 'Approved';
-      return `${verb} ${count(report.changed, 'memory')} from ${key}.${report.remaining > 0 ? ` ${report.remaining} still match; run it again.` : ''}`;
+      return `${verb} ${count(report.changed, 'memory')} from ${key}${outsideText(report)}.${report.remaining > 0 ? ` ${report.remaining} still match; run it again.` : ''}`;
     });
   const grouping = GROUPINGS.find(([g]) => g === by);
   const groupLabel = grouping?.[2] ?? '';
@@ -212,7 +210,10 @@ export function Review({ project, params }: { project: string | null; params: Re
                         disabled={busy}
                         onClick={() => void decide(memory, 'approve')}
                       >
-                        Approve<span class="visually-hidden"> {memory.id}</span>
+                        {memory.clusterId == null
+                          ? 'Approve'
+                          : `Approve all ${memory.clusterMembers ?? ''}`}
+                        <span class="visually-hidden"> {memory.id}</span>
                       </button>
                     ) : null}
                     <button
@@ -221,7 +222,10 @@ export function Review({ project, params }: { project: string | null; params: Re
                       disabled={busy}
                       onClick={() => void decide(memory, 'reject')}
                     >
-                      Reject<span class="visually-hidden"> {memory.id}</span>
+                      {memory.clusterId == null
+                        ? 'Reject'
+                        : `Reject all ${memory.clusterMembers ?? ''}`}
+                      <span class="visually-hidden"> {memory.id}</span>
                     </button>
                   </>
                 )}
@@ -239,6 +243,25 @@ export function Review({ project, params }: { project: string | null; params: Re
       </div>
     </section>
   );
+}
+
+/** The confirmation of a group decision: what it moves in the group, and beyond it with a cluster. */
+function bulkQuestion(action: 'approve' | 'purge', key: string, preview: BulkPreview): string {
+  const beyond = preview.clusters.filter((c) => c.outsideIds.length > 0).map((c) => c.clusterId);
+  const outside =
+    preview.outside === 0
+      ? ''
+      : ` and ${count(preview.outside, 'more memory')} outside this group: members of fragment cluster${beyond.length === 1 ? '' : 's'} ${beyond.join(', ')}, which a decision moves as one`;
+  return action === 'purge'
+    ? `Delete ${count(preview.changed, 'memory')} from ${key}${outside}? This cannot be undone; the audit trail keeps a record.`
+    : `Approve ${count(preview.changed, 'memory')} from ${key}${outside}? Their origin stays as it is: recall only.`;
+}
+
+/** The members outside the group a decision moved, and the clusters that took them along. */
+function outsideText(report: BulkReport): string {
+  if (report.outside === 0) return '';
+  const beyond = report.clusters.filter((c) => c.outsideIds.length > 0).map((c) => c.clusterId);
+  return `, and ${count(report.outside, 'more memory')} outside it with fragment cluster${beyond.length === 1 ? '' : 's'} ${beyond.join(', ')}`;
 }
 
 function GroupPicker(props: {

@@ -70,6 +70,14 @@ describe('fragment clusters through the built binary', () => {
       cluster: { clusterId: string; memberIds: string[] };
     };
     expect(json.cluster).toMatchObject({ clusterId: cluster, memberIds: ids });
+    const got = JSON.parse((await t.run(['get', ids[0] ?? '', '--json'])).stdout) as {
+      cluster: { clusterId: string; source: string; memberIds: string[] };
+    };
+    expect(got.cluster).toMatchObject({
+      clusterId: cluster,
+      source: 'host evil.example',
+      memberIds: ids,
+    });
 
     const approved = await t.run(['approve', ids[2] ?? '']);
     expect(approved.code).toBe(0);

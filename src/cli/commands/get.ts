@@ -161,7 +161,8 @@ export function formatExplanation(explanation: MemoryExplanation): string {
 
 /**
  * `mnemo get <id>`: one memory in full, superseded or not, with where it came from and whether it may
- * be injected. JSON keeps the memory's fields at the top level and adds `injectable` and `audit`.
+ * be injected. JSON keeps the memory's fields at the top level and adds `injectable`, `anchors`,
+ * `audit` and `cluster` (its fragment cluster, or null).
  */
 export async function get(
   ctx: CliContext,
@@ -181,6 +182,7 @@ export async function get(
             injectable: explanation.injectable,
             anchors: explanation.anchors,
             audit: explanation.audit,
+            cluster: explanation.cluster,
           },
           null,
           2,

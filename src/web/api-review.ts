@@ -2,7 +2,9 @@
  * The quarantine inbox: memories held for review (network captures, unknown channels, agent writes in
  * a tainted session), grouped by where they came from — page, site, tool, session — with bulk decisions
  * on a whole group: approve it, or purge it ("everything that came from this"). Decisions go through
- * the same audited path as `mnemo approve` and `mnemo reject`.
+ * the same audited path as `mnemo approve` and `mnemo reject`. A fragment cluster is decided as one,
+ * so a group decision can move cluster members outside the group: `GET /review/bulk/preview` says how
+ * many before the person confirms, and the decision refuses (409) when that count changed since.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -20,8 +20,10 @@ export interface StoreBackups {
   list(): BackupFile[];
   /** Opens a backup and runs the store's integrity check on it (pages, indexes, audit chain). */
   check(path: string): BackupCheck;
-  /** A checked daily copy when the newest is a day old or more, then rotation. */
-  takeDailyIfDue(clock: Clock): DailyBackupReport;
+  /** Whether another daily copy is due, `newest` being the newest daily one. */
+  isDue(newest: BackupFile, clock: Clock): boolean;
+  /** A checked daily copy when the newest is a day old or more (or `force`), then rotation. */
+  takeDailyIfDue(clock: Clock, options?: { force?: boolean }): DailyBackupReport;
 }
 
 /** What `mnemo restore` says for a PostgreSQL store. */
@@ -29,6 +31,12 @@ export const POSTGRES_RESTORE_REFUSAL =
   'mnemo restore works on the embedded SQLite store only. This home uses PostgreSQL ' +
   '(MNEMO_DATABASE_URL): restore it with the server’s own tools (pg_restore from a pg_dump, or ' +
   'point-in-time recovery from base backups and WAL archives), then run `mnemo doctor --verify`.';
+
+/** What `mnemo backup` says for a PostgreSQL store. */
+export const POSTGRES_BACKUP_REFUSAL =
+  'mnemo backup works on the embedded SQLite store only. This home uses PostgreSQL ' +
+  '(MNEMO_DATABASE_URL): back it up with the server’s own tools (pg_dump, or base backups with WAL ' +
+  'archiving for point-in-time recovery).';
 
 /** The backups of the configured store, or null when it is PostgreSQL (the server's to back up). */
 export async function storeBackups(config: Config): Promise<StoreBackups | null> {
@@ -41,8 +49,10 @@ export async function storeBackups(config: Config): Promise<StoreBackups | null>
   return {
     dbPath,
     list: () => files.listBackups(dbPath),
+    isDue: (newest, clock) =>
+      clock.now().getTime() - newest.takenAt.getTime() >= files.DAILY_BACKUP_INTERVAL_MS,
     check: (path) => backup.checkBackup(path),
-    takeDailyIfDue: (clock) => backup.takeDailyBackupIfDue(dbPath, clock),
+    takeDailyIfDue: (clock, options) => backup.takeDailyBackupIfDue(dbPath, clock, options),
   };
 }
 

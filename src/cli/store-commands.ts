@@ -1,5 +1,6 @@
 /**
- * The commands about the store as a whole: `mnemo doctor`, `mnemo restore` and `mnemo migrate-store`.
+ * The commands about the store as a whole: `mnemo doctor`, `mnemo backup`, `mnemo restore` and
+ * `mnemo migrate-store`.
  * Registered by create-program.ts; each loads its module only when it runs.
  */
 import type { Command } from 'commander';
@@ -8,7 +9,7 @@ import type { CommandRun } from './create-program.js';
 
 type On = (name: string, args: unknown[], options: object, run: CommandRun) => Promise<void>;
 
-/** Adds `doctor`, `restore` and `migrate-store` to `program`. */
+/** Adds `doctor`, `backup`, `restore` and `migrate-store` to `program`. */
 export function registerStoreCommands(program: Command, on: On): void {
   program
     .command('migrate-store')
@@ -36,6 +37,20 @@ export function registerStoreCommands(program: Command, on: On): void {
       on('doctor', [], options, async (ctx) => {
         const { doctor } = await import('./commands/doctor.js');
         await doctor(ctx, options);
+      }),
+    );
+
+  program
+    .command('backup')
+    .description(
+      'take a checked copy of the SQLite store beside it now (--if-due: only when the newest daily copy is a day old, as the engine does)',
+    )
+    .option('--if-due', 'only when the newest daily copy is a day old or more')
+    .option('--json', 'print the report as JSON')
+    .action((options: { ifDue?: boolean; json?: boolean }) =>
+      on('backup', [], options, async (ctx) => {
+        const { backup } = await import('./commands/backup.js');
+        await backup(ctx, options);
       }),
     );
 

@@ -3,7 +3,8 @@
  * batch of memories that have no vector of the engine's model (every capture: hooks never embed). A
  * failing step is logged and retried on a later tick; a busy store only postpones it. An embedder that
  * cannot load is dropped for the rest of the run (recall then runs without the vector leg). About once
- * an hour it also checks whether the daily backup of a SQLite store is due (app/store-backups.ts).
+ * an hour it also checks whether the daily backup of a SQLite store is due, and takes it in a process
+ * of its own (engine-backup.ts).
  */
 import type { App } from '../app/open-app.js';
 import { type StoreBackups, storeBackups } from '../app/store-backups.js';
@@ -11,6 +12,7 @@ import { isMemoryError } from '../core/errors.js';
 import type { Embedder } from '../ports/embedder.js';
 import { embedPending } from '../retrieval/embed-pending.js';
 import { type DrainReport, drainSpool } from '../spool/drain-spool.js';
+import { type BackupLauncher, packageLauncher, takeDailyBackup } from './engine-backup.js';
 
 /** What one tick did; `more` asks for the next tick at once (a backlog of embeddings). */
 export interface TickReport {
@@ -28,6 +30,8 @@ export interface EngineJobs {
   embedder(): Embedder | undefined;
   /** The words leg's embedder once its table is ready (built on the first tick when missing). */
   wordEmbedder(): Embedder | undefined;
+  /** Resolves once background work started by a tick (a daily backup) has finished. */
+  settle(): Promise<void>;
 }
 
 export interface EngineJobsOptions {
@@ -35,6 +39,8 @@ export interface EngineJobsOptions {
   embedder: Embedder | undefined;
   /** Memories embedded per tick. */
   batchSize: number;
+  /** How the daily backup's process starts; default: this package's executable (engine-backup.ts). */
+  backupLauncher?: BackupLauncher;
 }
 
 /** How often the engine asks whether a daily backup is due (it takes one only when a day has passed). */
@@ -54,23 +60,35 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
   let wordsOff = false;
   let draining: Promise<DrainReport> | undefined;
   let backups: Promise<StoreBackups | null> | undefined;
+  let launcher: BackupLauncher | undefined = options.backupLauncher;
   let nextBackupCheck = 0;
+  let backingUp: Promise<void> | undefined;
 
+  // Started, not awaited: the copy runs in a process of its own (engine-backup.ts) while ticks go on.
   // A failed backup is logged and retried at the next check; it never stops the engine's other work.
-  const backupIfDue = async (): Promise<void> => {
+  const backupIfDue = (): void => {
     const now = app.clock.now().getTime();
-    if (now < nextBackupCheck) return;
+    if (backingUp !== undefined || now < nextBackupCheck) return;
     nextBackupCheck = now + BACKUP_CHECK_MS;
-    try {
-      backups ??= storeBackups(app.config);
-      const store = await backups;
-      const report = store === null ? undefined : store.takeDailyIfDue(app.clock);
-      if (report !== undefined && report.taken !== null) {
-        app.log.info('engine: daily backup', { path: report.taken, removed: report.removed });
+    backingUp = (async () => {
+      try {
+        backups ??= storeBackups(app.config);
+        const store = await backups;
+        if (store === null) return;
+        const report = await takeDailyBackup(app, store, (launcher ??= packageLauncher()));
+        if (report !== null && report.taken !== null) {
+          app.log.info('engine: daily backup', {
+            path: report.taken,
+            memories: report.check?.memories ?? null,
+            removed: report.removed,
+          });
+        }
+      } catch (error) {
+        app.log.error('engine: daily backup failed', { error: String(error) });
+      } finally {
+        backingUp = undefined;
       }
-    } catch (error) {
-      app.log.error('engine: daily backup failed', { error: String(error) });
-    }
+    })();
   };
 
   const drainNow = async (): Promise<DrainReport> => {
@@ -152,8 +170,11 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
         app.log.error('engine: word-vector step failed', { error: String(error) });
       }
       if (embedded > 0) app.log.debug('engine: embedded', { embedded });
-      await backupIfDue();
+      backupIfDue();
       return { drained, embedded, more };
+    },
+    settle: async () => {
+      await backingUp;
     },
     drainNow,
     embedder: () => embedder,

@@ -269,7 +269,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
       idleExitMs: options.idleExitMs,
     });
     options.onReady?.({ pid: process.pid, socket: paths.socket });
-    return { engine, web, ticking: () => ticking };
+    return { engine, web, jobs, ticking: () => ticking };
   })().catch(async (error: unknown) => {
     await app?.close();
     releasePidLock(paths.lock, record.nonce);
@@ -285,6 +285,8 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
     await server.engine.close();
     await server.web?.close();
     await server.ticking();
+    // A backup process still copying finishes first: a copy cut short would leave a `.partial` file.
+    await server.jobs.settle();
   } finally {
     await app?.close();
     // Another engine that reclaimed the lock owns the socket path now: leave both alone then.

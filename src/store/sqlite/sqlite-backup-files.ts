@@ -17,6 +17,9 @@ export interface BackupFile {
   readonly bytes: number;
 }
 
+/** How old the newest daily copy must be before another is due. */
+export const DAILY_BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
 /** How many of each kind are kept; the oldest beyond this are deleted after a good new copy. */
 export const KEEP_BACKUPS: Readonly<Record<BackupKind, number>> = { daily: 7, 'pre-migration': 3 };
 

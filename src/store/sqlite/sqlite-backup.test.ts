@@ -51,7 +51,19 @@ describe('daily backups of the SQLite store', () => {
       const first = takeDailyBackupIfDue(path, clock);
       expect(first.taken).toBe(`${path}.bak-daily-20261101T090000000Z`);
       clock.advance(DAY - 1);
-      expect(takeDailyBackupIfDue(path, clock)).toEqual({ taken: null, removed: [] });
+      expect(first.check).toMatchObject({ path: first.taken, memories: 2, problems: [] });
+      expect(first.previous).toBeNull();
+      expect(takeDailyBackupIfDue(path, clock)).toEqual({
+        taken: null,
+        check: null,
+        previous: { path: first.taken, takenAt: '2026-11-01T09:00:00.000Z' },
+        removed: [],
+      });
+      // Forced (`mnemo backup`), a copy is taken whenever asked.
+      const forced = takeDailyBackupIfDue(path, clock, { force: true });
+      expect(forced.taken).not.toBeNull();
+      expect(forced.taken).not.toBe(first.taken);
+      expect(checkBackup(forced.taken!)).toMatchObject({ memories: 2, problems: [] });
       for (let day = 0; day < KEEP_BACKUPS.daily + 2; day += 1) {
         clock.advance(DAY);
         expect(takeDailyBackupIfDue(path, clock).taken).not.toBeNull();

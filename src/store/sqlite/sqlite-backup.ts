@@ -10,13 +10,16 @@ import { renameSync, rmSync } from 'node:fs';
 import { MemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import { connectSqlite } from './open-sqlite-store.js';
-import { backupTarget, listBackups, rotateBackups } from './sqlite-backup-files.js';
+import {
+  backupTarget,
+  DAILY_BACKUP_INTERVAL_MS,
+  listBackups,
+  rotateBackups,
+} from './sqlite-backup-files.js';
 import { translateSqliteError } from './sqlite-errors.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import type { SqliteLike } from './sqlite-like.js';
 import { MIGRATIONS } from './sqlite-schema.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What a backup file holds and whether it passes its own integrity check. */
 export interface BackupCheck {
@@ -77,20 +80,34 @@ function describe(error: unknown, path: string): string {
 export interface DailyBackupReport {
   /** The new copy, or null when the newest daily copy is less than a day old. */
   taken: string | null;
+  /** The new copy's check (counts; its problems are always `[]`: a failing copy is not kept). */
+  check: BackupCheck | null;
+  /** The newest daily copy before this call, if any: the reason nothing was taken when not due. */
+  previous: { path: string; takenAt: string } | null;
   /** Older copies deleted by rotation. */
   removed: string[];
 }
 
 /**
- * Takes a daily copy when the newest is a day old or more (or there is none), checks it, then rotates.
- * A copy that fails its check is deleted and reported as BACKUP_FAILED: the store itself is damaged,
- * and the older copies are the way back, so none of them is rotated away.
+ * Takes a daily copy when the newest is a day old or more (or there is none, or `force`), checks it,
+ * then rotates. A copy that fails its check is deleted and reported as CHECK_FAILED: the store itself
+ * is damaged, and the older copies are the way back, so none of them is rotated away.
  */
-export function takeDailyBackupIfDue(dbPath: string, clock: Clock): DailyBackupReport {
+export function takeDailyBackupIfDue(
+  dbPath: string,
+  clock: Clock,
+  options: { force?: boolean } = {},
+): DailyBackupReport {
   const now = clock.now();
   const newest = listBackups(dbPath).find((b) => b.kind === 'daily');
-  if (newest !== undefined && now.getTime() - newest.takenAt.getTime() < DAY_MS) {
-    return { taken: null, removed: [] };
+  const previous =
+    newest === undefined ? null : { path: newest.path, takenAt: newest.takenAt.toISOString() };
+  if (
+    options.force !== true &&
+    newest !== undefined &&
+    now.getTime() - newest.takenAt.getTime() < DAILY_BACKUP_INTERVAL_MS
+  ) {
+    return { taken: null, check: null, previous, removed: [] };
   }
   const target = backupTarget(dbPath, 'daily', now);
   const partial = `${target}.partial`;
@@ -116,5 +133,10 @@ export function takeDailyBackupIfDue(dbPath: string, clock: Clock): DailyBackupR
   }
   // Only a checked copy gets a backup's name: a crash mid-copy leaves a `.partial`, never a bad backup.
   renameSync(partial, target);
-  return { taken: target, removed: rotateBackups(dbPath) };
+  return {
+    taken: target,
+    check: { ...check, path: target },
+    previous,
+    removed: rotateBackups(dbPath),
+  };
 }

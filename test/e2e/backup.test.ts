@@ -3,7 +3,7 @@
  * (src/engine/engine-backup.ts) with a real store file: every copy is opened and checked here, not taken
  * on the report's word.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { POSTGRES_BACKUP_REFUSAL, storeBackups } from '../../src/app/store-backups.js';
 import { backupInProcessOfItsOwn, takeDailyBackup } from '../../src/engine/engine-backup.js';
 import { checkBackup } from '../../src/store/sqlite/sqlite-backup.js';
+import { damagePages } from '../helpers/damage-store.js';
 import { MNEMO_BIN, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { openTestApp } from '../helpers/test-app.js';
 
@@ -60,11 +61,7 @@ describe('mnemo backup', () => {
     const t = await homeWithFacts();
     expect((await t.run(['backup'])).code).toBe(0);
     const before = backupsOf(t);
-    const bytes = readFileSync(t.dbPath);
-    const raw = bytes.readUInt16BE(16);
-    const pageSize = raw === 1 ? 65536 : raw;
-    for (let i = pageSize; i < bytes.length; i += 1) bytes[i] = (i * 131) & 0xff;
-    writeFileSync(t.dbPath, bytes);
+    damagePages(t.dbPath);
 
     const result = await t.run(['backup']);
     expect(result.code).not.toBe(0);

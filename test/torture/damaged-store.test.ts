@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { POSTGRES_RESTORE_REFUSAL } from '../../src/app/store-backups.js';
+import { damagePages } from '../helpers/damage-store.js';
 import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { HOOK_TEST_ENV, hookFixture } from '../helpers/hook-fixtures.js';
@@ -63,15 +64,6 @@ async function backedUpHome() {
   expect(healthy.code).toBe(0);
   expect(healthy.stdout).toContain('heliotrope');
   return { t, hooks, backup: backup!, startup };
-}
-
-/** Overwrites every page after the first: the file still opens as SQLite, its tables do not read. */
-function damagePages(path: string): void {
-  const bytes = readFileSync(path);
-  const raw = bytes.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  for (let i = pageSize; i < bytes.length; i += 1) bytes[i] = (i * 131) & 0xff;
-  writeFileSync(path, bytes);
 }
 
 async function expectQuietHooks(

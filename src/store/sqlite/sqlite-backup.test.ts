@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { damagePages } from '../../../test/helpers/damage-store.js';
 import { useTempDirs } from '../../../test/helpers/temp-dir.js';
 import { isMemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
@@ -31,14 +32,6 @@ async function storeWith(path: string, clock: Clock, texts: string[]): Promise<M
   const store = await openSqliteStore({ path, clock });
   for (const content of texts) await store.remember({ content, projectKey: PROJECT });
   return store;
-}
-
-/** Overwrites the bytes of pages 2.. with a pattern: the header stays, the tables do not. */
-function damagePages(path: string): void {
-  const bytes = readFileSync(path);
-  const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
-  for (let i = pageSize; i < bytes.length; i += 1) bytes[i] = (i * 31) & 0xff;
-  writeFileSync(path, bytes);
 }
 
 describe('daily backups of the SQLite store', () => {

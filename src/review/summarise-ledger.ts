@@ -18,11 +18,15 @@ export interface LedgerEntry {
   tokens: number;
   /** Candidates this injection withheld, with reasons (a row may withhold without injecting). */
   withheld: WithheldEntry[];
+  /** Whose session it was; null for a row recorded before the ledger kept authors. */
+  author: string | null;
 }
 
 export interface LedgerSession {
   sessionId: string;
   projectKey: string | null;
+  /** The author of the session's newest row that records one; null when none does. */
+  author: string | null;
   first: string;
   last: string;
   injections: number;
@@ -45,6 +49,11 @@ export interface LedgerReport {
   since: string;
   days: number;
   session: string | null;
+  /**
+   * The author this ledger was read as (the store shows a reader only its own sessions, see
+   * store/ledger-scope.ts); null when read without one.
+   */
+  reader: string | null;
   /** True when more than {@link LEDGER_MAX_ROWS} rows matched and only the newest were read. */
   partial: boolean;
   /** `injections` counts rows that injected something; `withheld` distinct memories withheld. */
@@ -62,7 +71,13 @@ export interface LedgerReport {
 /** Groups ledger rows (any order) by UTC day and by session, oldest first. Pure. */
 export function summariseLedger(
   records: readonly InjectionRecord[],
-  header: { since: string; days: number; session: string | null; partial: boolean },
+  header: {
+    since: string;
+    days: number;
+    session: string | null;
+    reader: string | null;
+    partial: boolean;
+  },
 ): LedgerReport {
   const rows = [...records].sort((a, b) => a.seq - b.seq);
   const days = new Map<string, LedgerDay>();
@@ -83,6 +98,7 @@ export function summariseLedger(
     const s = sessions.get(row.sessionId) ?? {
       sessionId: row.sessionId,
       projectKey: row.projectKey,
+      author: row.author,
       first: row.at,
       last: row.at,
       injections: 0,
@@ -91,14 +107,15 @@ export function summariseLedger(
       entries: [],
     };
     s.last = row.at;
+    s.author = row.author ?? s.author;
     s.injections += injected;
     s.tokens += row.tokens;
     for (const id of row.memoryIds) {
       if (!s.memoryIds.includes(id)) s.memoryIds.push(id);
       memories.add(id);
     }
-    const { seq, at, event, source, memoryIds, tokens } = row;
-    s.entries.push({ seq, at, event, source, memoryIds, tokens, withheld: row.withheld });
+    const { seq, at, event, source, memoryIds, tokens, author } = row;
+    s.entries.push({ seq, at, event, source, memoryIds, tokens, withheld: row.withheld, author });
     sessions.set(row.sessionId, s);
   }
   const byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
@@ -121,12 +138,18 @@ const DAY_MS = 86_400_000;
 /**
  * Reads and summarises the ledger of the last `days` UTC days (today included), of one session or all,
  * at most {@link LEDGER_MAX_ROWS} rows (the newest; `partial` says when more matched), optionally only
- * the injections into sessions of one project (`projectKey`; null: sessions with no project).
+ * the injections into sessions of one project (`projectKey`; null: sessions with no project). The
+ * store scopes the rows to its own author; `reader` names that author in the report.
  */
 export async function readLedger(
   store: MemoryStore,
   now: Date,
-  options: { days: number; session: string | null; projectKey?: string | null },
+  options: {
+    days: number;
+    session: string | null;
+    projectKey?: string | null;
+    reader?: string | null;
+  },
 ): Promise<LedgerReport> {
   const today = Date.parse(now.toISOString().slice(0, 10));
   const since = new Date(today - (options.days - 1) * DAY_MS).toISOString();
@@ -144,6 +167,7 @@ export async function readLedger(
     since,
     days: options.days,
     session: options.session,
+    reader: options.reader ?? null,
     partial: rows.length > LEDGER_MAX_ROWS,
   });
 }

@@ -119,7 +119,7 @@ export function normaliseSince(query: InjectionQuery): string | undefined {
   return new Date(time).toISOString();
 }
 
-/** Validates a ledger row copied from another store: every rule of a new one, and an ISO time. */
+/** Validates a ledger row copied from another store: every rule of a new one, an ISO time, an author. */
 export function assertCopiedInjection(record: InjectionRecord): InjectionRecord {
   const valid = assertInjection(record);
   if (typeof record.at !== 'string' || Number.isNaN(Date.parse(record.at))) {
@@ -127,7 +127,12 @@ export function assertCopiedInjection(record: InjectionRecord): InjectionRecord 
       `A copied injection needs its ISO-8601 time; got ${String(record.at).slice(0, 40)}.`,
     );
   }
-  return { ...valid, seq: record.seq, at: new Date(Date.parse(record.at)).toISOString() };
+  return {
+    ...valid,
+    seq: record.seq,
+    at: new Date(Date.parse(record.at)).toISOString(),
+    author: optionalText(record.author ?? null, 'A copied injection author'),
+  };
 }
 
 /** A ledger query with its `since` normalised and absent fields left out, as the adapters read it. */

@@ -259,6 +259,11 @@ export interface InjectionRecord extends NewInjection {
   at: string;
   memoryIds: MemoryId[];
   withheld: WithheldEntry[];
+  /**
+   * The author the injecting process wrote as (its `MNEMO_AUTHOR` or login name): whose session it
+   * was. Null for a row recorded before the ledger kept authors, or by a store opened without one.
+   */
+  author: string | null;
 }
 
 export interface InjectionQuery {
@@ -508,14 +513,24 @@ export interface MemoryStore {
    * Appends one row to the injection ledger and returns it. Touches no memory: an injection is not a
    * use, so access counts, last access and heat stay as they are (only explicit recall heats). Throws
    * INVALID_INPUT for an empty session id, an unknown event, neither injected nor withheld ids, a
-   * malformed id, a bad token count.
+   * malformed id, a bad token count. The row records the author the store was opened as (null
+   * without one).
    */
   recordInjection(entry: NewInjection): Promise<InjectionRecord>;
 
-  /** Ledger rows matching the query, newest first. Throws INVALID_INPUT for a bad `since`. */
+  /**
+   * Ledger rows matching the query, newest first, read as the author the store was opened as (a
+   * scoped read, like the memory reads; store/ledger-scope.ts): that author's own rows, and rows of no
+   * recorded author only while no other author has written to the store. Ids of memories that are
+   * now private to another author are left out of the rows returned. A store opened without an author
+   * reads every row. Throws INVALID_INPUT for a bad `since`.
+   */
   listInjections(query: InjectionQuery): Promise<InjectionRecord[]>;
 
-  /** Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. */
+  /**
+   * Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. Only
+   * rows of the store's author or of no recorded author count (a session is its author's).
+   */
   injectedIds(sessionId: string): Promise<MemoryId[]>;
 
   /** Audit entries with `seq > afterSeq`, oldest first, at most `limit` (copying a store's history). */
@@ -530,13 +545,16 @@ export interface MemoryStore {
    */
   importAudit(source: string, entries: readonly AuditEntry[]): Promise<number>;
 
-  /** Ledger rows with `seq > afterSeq`, oldest first, at most `limit` (copying a store's history). */
+  /**
+   * Ledger rows with `seq > afterSeq`, oldest first, at most `limit`, every author's, whole (copying a
+   * store's history, like `exportMemories`; never shown to a person).
+   */
   readInjections(afterSeq: number, limit: number): Promise<InjectionRecord[]>;
 
   /**
-   * Appends ledger rows copied from another store, with their times; a row already present (same
-   * time, session, event and ids) is skipped. Returns how many were appended. Validates each row like
-   * `recordInjection`.
+   * Appends ledger rows copied from another store, with their times, withheld candidates and authors;
+   * a row already present (same time, session, event and ids) is skipped. Returns how many were
+   * appended. Validates each row like `recordInjection`.
    */
   importInjections(records: readonly InjectionRecord[]): Promise<number>;
 

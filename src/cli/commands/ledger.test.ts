@@ -6,7 +6,13 @@ import { formatLedger } from './ledger.js';
 
 const ID_A = '01JFX000000000000000000001';
 const ID_B = '01JFX000000000000000000002';
-const HEADER = { since: '2026-08-14T00:00:00.000Z', days: 7, session: null, partial: false };
+const HEADER = {
+  since: '2026-08-14T00:00:00.000Z',
+  days: 7,
+  session: null,
+  reader: null,
+  partial: false,
+};
 
 function row(patch: Partial<InjectionRecord>): InjectionRecord {
   return {
@@ -19,6 +25,7 @@ function row(patch: Partial<InjectionRecord>): InjectionRecord {
     memoryIds: [ID_A],
     tokens: 100,
     withheld: [],
+    author: null,
     ...patch,
   };
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 
+import { processAuthor } from '../../app/open-app.js';
 import { LEDGER_MAX_ROWS, type LedgerReport, readLedger } from '../../review/summarise-ledger.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
@@ -12,14 +13,17 @@ export interface LedgerCliOptions {
 }
 
 /**
- * `mnemo ledger`: what proactive injection (session start, prompt recall) pushed into sessions, with
- * its token cost per session and per day, from the injection ledger. Read-only.
+ * `mnemo ledger`: what proactive injection (session start, prompt recall) pushed into this author's
+ * sessions, with its token cost per session and per day, from the injection ledger. Read-only. The
+ * store shows only the reader's own sessions (store/ledger-scope.ts); there is deliberately no flag to
+ * read every author's: teammates' session ids and times are theirs, even without their memory ids.
  */
 export async function ledger(ctx: CliContext, options: LedgerCliOptions): Promise<void> {
   const app = await ctx.openApp();
   const report = await readLedger(app.store, app.clock.now(), {
     days: options.days,
     session: options.session ?? null,
+    reader: processAuthor(app.config).user,
   });
   if (options.json === true) {
     await writeOut(ctx.io.stdout, `${JSON.stringify(report, null, 2)}\n`);
@@ -39,10 +43,17 @@ function plural(n: number, word: string): string {
   return `${n} ${/[^aeiou]y$/u.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`}`;
 }
 
+/** Who a session was, said only when it is not the reader: a row from before the ledger kept authors. */
+function authorNote(report: LedgerReport, author: string | null): string {
+  if (author !== null && author === report.reader) return '';
+  return author === null ? '  (author not recorded)' : `  by ${printable(author)}`;
+}
+
 /** The human form of a report. */
 export function formatLedger(report: LedgerReport): string {
   const scope = report.session === null ? '' : ` in session ${printable(report.session)}`;
-  const head = `Injections${scope} since ${report.since.slice(0, 10)} (${plural(report.days, 'day')})`;
+  const reader = report.reader === null ? '' : ` as ${printable(report.reader)}`;
+  const head = `Injections${scope}${reader} since ${report.since.slice(0, 10)} (${plural(report.days, 'day')})`;
   if (report.totals.injections === 0 && report.totals.withheld === 0) return `${head}: none.\n`;
   const { totals } = report;
   const withheld = totals.withheld === 0 ? '' : `; ${plural(totals.withheld, 'memory')} withheld`;
@@ -65,7 +76,7 @@ export function formatLedger(report: LedgerReport): string {
   for (const s of report.sessions) {
     const project = s.projectKey === null ? 'no project' : basename(s.projectKey) || s.projectKey;
     lines.push(
-      `  ${printable(s.sessionId)}  ${printable(project)}  ${plural(s.injections, 'injection')}, ${s.tokens} tokens`,
+      `  ${printable(s.sessionId)}  ${printable(project)}  ${plural(s.injections, 'injection')}, ${s.tokens} tokens${authorNote(report, s.author)}`,
     );
     for (const e of s.entries) {
       const event = printable(e.source === null ? e.event : `${e.event}:${e.source}`);

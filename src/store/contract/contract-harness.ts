@@ -14,6 +14,11 @@ export interface ContractOpenOptions {
   onBeforeCommit?: (action: string) => void;
   /** The identity the store is opened as (stamped on new memories, the default reader). */
   author?: { user: string; host: string };
+  /**
+   * Opens the database `sharing` was opened on (another process, or a teammate, on one store) instead
+   * of a fresh one.
+   */
+  sharing?: MemoryStore;
 }
 
 /** Raw counts and self-checks read straight from the backend, bypassing the port. */

@@ -13,6 +13,7 @@ import { describeCrudContract } from './store.crud.contract.js';
 import { describeHistoryContract } from './store.history.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
+import { describeLedgerAuthorsContract } from './store.ledger-authors.contract.js';
 import { describeReviewContract } from './store.review.contract.js';
 import { describeSearchContract } from './store.search.contract.js';
 import { describeSessionsContract } from './store.sessions.contract.js';
@@ -41,6 +42,7 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeInjectionsContract(harness);
     describeAnchorsContract(harness);
     describeTeamsContract(harness);
+    describeLedgerAuthorsContract(harness);
     describeHistoryContract(harness);
     describeBrowseContract(harness);
   });

@@ -48,6 +48,7 @@ export function describeInjectionsContract(h: Harness): void {
           ...entry(),
           memoryIds: [ID_1, ID_2],
           withheld: [],
+          author: null,
           at: '2025-06-01T09:00:00.000Z',
           seq: recorded.seq,
         };

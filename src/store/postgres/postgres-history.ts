@@ -7,7 +7,7 @@ import { copiedAuditDetail, toAuditEntry } from '../audit-chain.js';
 import type { AuditEntry, InjectionRecord } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
 import { auditPage } from './postgres-audit.js';
-import { injectionPage } from './postgres-sessions.js';
+import { injectionPage } from './postgres-injections.js';
 import type { PgWriteContext } from './postgres-writes.js';
 
 export async function readAuditPage(
@@ -53,8 +53,9 @@ export async function importInjectionsIn(
   let appended = 0;
   for (const record of records) {
     const { rowCount } = await ctx.db.query(
-      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens)
-       SELECT $1, $2, $3, $4, $5, $6, $7
+      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
+         withheld, author_user)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
        WHERE NOT EXISTS (SELECT 1 FROM injections WHERE at = $1 AND session_id = $2 AND event = $3
          AND memory_ids = $6::text[])`,
       [
@@ -65,6 +66,8 @@ export async function importInjectionsIn(
         record.projectKey,
         record.memoryIds,
         record.tokens,
+        JSON.stringify(record.withheld),
+        record.author,
       ],
     );
     appended += rowCount ?? 0;

@@ -22,7 +22,8 @@ if (storeEnabled('pglite')) {
   describeStoreContract({
     name: 'pglite-pgvector',
     open: async (options = {}) => {
-      const schema = freshSchema();
+      const shared = options.sharing === undefined ? undefined : schemas.get(options.sharing);
+      const schema = shared ?? freshSchema();
       const clock = options.clock ?? { now: () => new Date() };
       const store = await openPostgresStoreOn({
         db: (await lite()).handle(schema),

@@ -308,6 +308,14 @@ CREATE INDEX memories_checkpoints ON memories (project_key, created_at, seq)
   WHERE kind = 'checkpoint' AND superseded_by IS NULL;
 `;
 
+// v7: the injection ledger records whose session it was (the SQLite v10 design; see sqlite-schema.ts).
+// author_user is NULL on existing rows (nothing recorded who injected them) and for a store opened
+// without an author; injections_author serves the scoped reads.
+const V7 = `
+ALTER TABLE injections ADD COLUMN author_user text;
+CREATE INDEX injections_author ON injections (author_user, seq);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -316,6 +324,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 4, name: 'source-address', sql: V4, backfill: backfillSourceV4 },
   { version: 5, name: 'recall-quality', sql: V5 },
   { version: 6, name: 'session-start-indexes', sql: V6 },
+  { version: 7, name: 'ledger-author', sql: V7 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

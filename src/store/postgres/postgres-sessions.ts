@@ -1,19 +1,10 @@
 /**
- * Per-session write-path state (taint windows, remember claims, flood counts, daily counters) and the
- * injection ledger, in PostgreSQL. The rules are the shared ones of store/session-rules.ts and
- * store/injection-rules.ts; none of these writes touches a memory, so none is audited.
+ * Per-session write-path state (taint windows, remember claims, flood counts, daily counters) in
+ * PostgreSQL (the injection ledger: postgres-injections.ts). The rules are the shared ones of
+ * store/session-rules.ts; none of these writes touches a memory, so none is audited.
  */
-import type { MemoryId } from '../../core/memory.js';
-import type { assertInjection } from '../injection-rules.js';
 import { CLAIM_PRUNE_BATCH, CLAIM_RETENTION_MS, utcDay } from '../session-rules.js';
-import type {
-  CounterRow,
-  InjectionEvent,
-  InjectionRecord,
-  RememberClaim,
-  SessionTaint,
-  WithheldEntry,
-} from '../store.js';
+import type { CounterRow, RememberClaim, SessionTaint } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
 import { isoOf, isoOrNull } from './postgres-rows.js';
 import type { PgWriteContext } from './postgres-writes.js';
@@ -145,97 +136,4 @@ export async function readCountersFrom(db: PgQueryable, sinceDay: string): Promi
     [sinceDay],
   );
   return rows.map((row) => ({ day: row.day, name: row.name, value: Number(row.value) }));
-}
-
-interface PgInjectionRow {
-  seq: string | number;
-  at: Date;
-  session_id: string;
-  event: string;
-  source: string | null;
-  project_key: string | null;
-  memory_ids: string[];
-  tokens: number;
-  withheld: string;
-}
-
-function toRecord(row: PgInjectionRow): InjectionRecord {
-  return {
-    seq: Number(row.seq),
-    at: isoOf(row.at),
-    sessionId: row.session_id,
-    event: row.event as InjectionEvent,
-    source: row.source,
-    projectKey: row.project_key,
-    memoryIds: [...row.memory_ids],
-    tokens: Number(row.tokens),
-    withheld: JSON.parse(row.withheld) as WithheldEntry[],
-  };
-}
-
-export async function recordInjectionIn(
-  ctx: PgWriteContext,
-  entry: ReturnType<typeof assertInjection>,
-): Promise<InjectionRecord> {
-  const { rows } = await ctx.db.query<PgInjectionRow>(
-    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [
-      ctx.at,
-      entry.sessionId,
-      entry.event,
-      entry.source,
-      entry.projectKey,
-      entry.memoryIds,
-      entry.tokens,
-      JSON.stringify(entry.withheld),
-    ],
-  );
-  return toRecord(rows[0] as PgInjectionRow);
-}
-
-export async function listInjectionsFrom(
-  db: PgQueryable,
-  query: { sessionId?: string; since?: string; limit: number },
-): Promise<InjectionRecord[]> {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (query.sessionId !== undefined) {
-    params.push(query.sessionId);
-    clauses.push(`session_id = $${params.length}`);
-  }
-  if (query.since !== undefined) {
-    params.push(query.since);
-    clauses.push(`at >= $${params.length}`);
-  }
-  params.push(Math.floor(query.limit));
-  const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
-  const { rows } = await db.query<PgInjectionRow>(
-    `SELECT * FROM injections ${where} ORDER BY seq DESC LIMIT $${params.length}`,
-    params,
-  );
-  return rows.map(toRecord);
-}
-
-/** Distinct ids injected into one session, in the order they were first injected. */
-export async function injectedIdsOf(db: PgQueryable, sessionId: string): Promise<MemoryId[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT u.id FROM injections i, unnest(i.memory_ids) WITH ORDINALITY AS u(id, pos)
-     WHERE i.session_id = $1 GROUP BY u.id ORDER BY min(i.seq * 1000 + u.pos)`,
-    [sessionId],
-  );
-  return rows.map((row) => row.id);
-}
-
-/** Ledger rows with seq > afterSeq, oldest first. */
-export async function injectionPage(
-  db: PgQueryable,
-  afterSeq: number,
-  limit: number,
-): Promise<InjectionRecord[]> {
-  const { rows } = await db.query<PgInjectionRow>(
-    'SELECT * FROM injections WHERE seq > $1 ORDER BY seq LIMIT $2',
-    [afterSeq, limit],
-  );
-  return rows.map(toRecord);
 }

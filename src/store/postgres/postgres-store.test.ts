@@ -26,8 +26,12 @@ if (storeEnabled('postgres')) {
     let raw: Awaited<ReturnType<typeof rawClient>> | undefined;
     afterAll(async () => raw?.end());
 
-    async function open(options: Omit<OpenPostgresStoreOptions, 'url'> & { schema?: string } = {}) {
-      const schema = options.schema ?? freshSchema();
+    async function open({
+      sharing,
+      ...options
+    }: Omit<OpenPostgresStoreOptions, 'url'> & { schema?: string; sharing?: MemoryStore } = {}) {
+      const shared = sharing === undefined ? undefined : schemas.get(sharing);
+      const schema = options.schema ?? shared ?? freshSchema();
       const store = await openPostgresStore({ ...options, url: await server.url({ schema }) });
       schemas.set(store, schema);
       return store;

@@ -80,6 +80,7 @@ import {
   readAuditPage,
   readInjectionsPage,
 } from './postgres-history.js';
+import * as injections from './postgres-injections.js';
 import { integrityProblems } from './postgres-integrity.js';
 import * as lexical from './postgres-lexical.js';
 import { M_COLUMNS, type PgMemoryRow, selectRowById, toMemory } from './postgres-rows.js';
@@ -407,16 +408,17 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async recordInjection(entry: NewInjection): Promise<InjectionRecord> {
     const valid = assertInjection(entry);
-    return this.#write('inject', (ctx) => sessions.recordInjectionIn(ctx, valid));
+    return this.#write('inject', (ctx) => injections.recordInjectionIn(ctx, valid));
   }
 
   async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
     if (!(query.limit > 0)) return [];
-    return this.#read((db) => sessions.listInjectionsFrom(db, ledgerQuery(query)));
+    const scoped = ledgerQuery(query);
+    return this.#read((db) => injections.ledgerRowsOf(db, scoped, this.#deps.author?.user));
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
-    return this.#read((db) => sessions.injectedIdsOf(db, sessionId));
+    return this.#read((db) => injections.injectedIdsOf(db, sessionId, this.#deps.author?.user));
   }
 
   async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {

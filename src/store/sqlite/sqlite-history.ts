@@ -80,8 +80,8 @@ export function importInjectionsIn(ctx: WriteContext, records: readonly Injectio
     if (present !== undefined) continue;
     ctx.db
       .prepare(
-        `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
+         withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         record.at,
@@ -91,6 +91,8 @@ export function importInjectionsIn(ctx: WriteContext, records: readonly Injectio
         record.projectKey,
         ids,
         record.tokens,
+        JSON.stringify(record.withheld),
+        record.author,
       );
     appended += 1;
   }

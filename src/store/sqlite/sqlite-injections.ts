@@ -1,10 +1,12 @@
 /**
  * The injection ledger of the SQLite store: one row per proactive injection (which memories went into
- * which session, at what token cost). Rows are history: they never touch `memories` (an injection is
- * not a use, so it earns no access and no heat) and are not audited, since no memory changes.
+ * which author's session, at what token cost). Rows are history: they never touch `memories` (an
+ * injection is not a use, so it earns no access and no heat) and are not audited, since no memory
+ * changes. Reads are scoped to their reader by the rules of store/ledger-scope.ts.
  */
 import type { MemoryId } from '../../core/memory.js';
 import type { assertInjection } from '../injection-rules.js';
+import { ledgerIds, type LedgerReader, withoutHiddenIds } from '../ledger-scope.js';
 import type { InjectionEvent, InjectionRecord, WithheldEntry } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import type { WriteContext } from './sqlite-writes.js';
@@ -19,6 +21,7 @@ interface InjectionRow {
   memory_ids: string;
   tokens: number;
   withheld: string;
+  author_user: string | null;
 }
 
 function toRecord(row: InjectionRow): InjectionRecord {
@@ -32,6 +35,7 @@ function toRecord(row: InjectionRow): InjectionRecord {
     memoryIds: JSON.parse(row.memory_ids) as MemoryId[],
     tokens: row.tokens,
     withheld: JSON.parse(row.withheld) as WithheldEntry[],
+    author: row.author_user,
   };
 }
 
@@ -43,7 +47,7 @@ export function recordInjectionIn(
   const row = ctx.db
     .prepare(
       `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
-       withheld) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
     .get(
       ctx.at,
@@ -54,17 +58,48 @@ export function recordInjectionIn(
       JSON.stringify(entry.memoryIds),
       entry.tokens,
       JSON.stringify(entry.withheld),
+      ctx.author?.user ?? null,
     ) as InjectionRow;
   return toRecord(row);
+}
+
+/**
+ * The scope of a ledger read as `reader` (store/ledger-scope.ts); undefined reads every row. Whether
+ * another author wrote is two index range seeks per table (`< reader`, `> reader`), not a scan.
+ */
+function ledgerReaderOf(db: SqliteLike, reader: string | undefined): LedgerReader | undefined {
+  if (reader === undefined) return undefined;
+  const other = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM memories WHERE author_user < ?)
+           OR EXISTS (SELECT 1 FROM memories WHERE author_user > ?)
+           OR EXISTS (SELECT 1 FROM injections WHERE author_user < ?)
+           OR EXISTS (SELECT 1 FROM injections WHERE author_user > ?) AS other`,
+    )
+    .get(reader, reader, reader, reader) as { other: number };
+  return { user: reader, unauthoredRows: other.other === 0 };
+}
+
+/** The SQL condition of a scoped read, with its parameters. */
+function authorClause(reader: LedgerReader): { sql: string; params: string[] } {
+  return reader.unauthoredRows
+    ? { sql: '(author_user = ? OR author_user IS NULL)', params: [reader.user] }
+    : { sql: 'author_user = ?', params: [reader.user] };
 }
 
 /** Ledger rows matching `query`, newest first. `since` must already be a normalised ISO instant. */
 export function listInjectionsFrom(
   db: SqliteLike,
   query: { sessionId?: string; since?: string; limit: number; afterSeq?: number; upToSeq?: number },
+  reader?: LedgerReader,
 ): InjectionRecord[] {
   const clauses: string[] = [];
   const params: (string | number)[] = [];
+  if (reader !== undefined) {
+    const scope = authorClause(reader);
+    clauses.push(scope.sql);
+    params.push(...scope.params);
+  }
   if (query.afterSeq !== undefined) {
     clauses.push('seq > ?');
     params.push(query.afterSeq);
@@ -82,20 +117,48 @@ export function listInjectionsFrom(
     params.push(query.since);
   }
   const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
-  const rows = db
-    .prepare(`SELECT * FROM injections ${where} ORDER BY seq DESC LIMIT ?`)
-    .all(...params, Math.floor(query.limit)) as InjectionRow[];
-  return rows.map(toRecord);
+  const rows = (
+    db
+      .prepare(`SELECT * FROM injections ${where} ORDER BY seq DESC LIMIT ?`)
+      .all(...params, Math.floor(query.limit)) as InjectionRow[]
+  ).map(toRecord);
+  if (reader === undefined) return rows;
+  const hidden = db
+    .prepare(
+      `SELECT id FROM memories WHERE id IN (SELECT value FROM json_each(?))
+       AND team_visible = 0 AND author_user IS NOT NULL AND author_user <> ?`,
+    )
+    .all(JSON.stringify(ledgerIds(rows)), reader.user)
+    .map((row) => (row as { id: string }).id);
+  return withoutHiddenIds(rows, new Set(hidden));
 }
 
-/** Distinct ids injected into one session, in the order they were first injected. */
-export function injectedIdsOf(db: SqliteLike, sessionId: string): MemoryId[] {
+/** Ledger rows matching `query`, newest first, read as `reader` (undefined: every row, whole). */
+export function ledgerRowsOf(
+  db: SqliteLike,
+  query: { sessionId?: string; since?: string; limit: number },
+  reader: string | undefined,
+): InjectionRecord[] {
+  return listInjectionsFrom(db, query, ledgerReaderOf(db, reader));
+}
+
+/**
+ * Distinct ids injected into one session, in the order they were first injected: rows of `reader` or of
+ * no recorded author (a session is its author's; these ids only keep a session from being sent the same
+ * memory twice, they are never shown).
+ */
+export function injectedIdsOf(
+  db: SqliteLike,
+  sessionId: string,
+  reader: string | undefined,
+): MemoryId[] {
+  const scope = reader === undefined ? '' : 'AND (i.author_user = ? OR i.author_user IS NULL)';
   return db
     .prepare(
       // seq × 1000 + position orders by (row, position) because a row holds at most 500 ids.
       `SELECT j.value AS id FROM injections i, json_each(i.memory_ids) j
-       WHERE i.session_id = ? GROUP BY j.value ORDER BY min(i.seq * 1000 + j.key)`,
+       WHERE i.session_id = ? ${scope} GROUP BY j.value ORDER BY min(i.seq * 1000 + j.key)`,
     )
-    .all(sessionId)
+    .all(sessionId, ...(reader === undefined ? [] : [reader]))
     .map((row) => (row as { id: MemoryId }).id);
 }

@@ -402,6 +402,17 @@ CREATE INDEX memories_checkpoints ON memories (project_key, created_at, seq)
   WHERE kind = 'checkpoint' AND superseded_by IS NULL;
 `;
 
+// v10: the injection ledger records whose session it was (threat model R4 in a team store).
+// - author_user: the author the injecting process writes as (`MNEMO_AUTHOR`, else the login name); NULL
+//   when the store was opened without one. Existing rows stay NULL: nothing recorded who injected them.
+//   Reads show a reader its own rows; a NULL row only while no other author has written to the store
+//   (store/ledger-scope.ts says why), so a single person's history stays whole and a team store leaks none.
+// - injections_author serves those reads and the "is there another author" probe (two range seeks).
+const V10 = `
+ALTER TABLE injections ADD COLUMN author_user TEXT;
+CREATE INDEX injections_author ON injections (author_user, seq);
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -413,6 +424,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'source-address', sql: V7, backfill: backfillSourceV7 },
   { version: 8, name: 'recall-quality', sql: V8 },
   { version: 9, name: 'session-start-indexes', sql: V9 },
+  { version: 10, name: 'ledger-author', sql: V10 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

@@ -21,9 +21,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const paths = new WeakMap<MemoryStore, string>();
 
-async function open(options: Omit<OpenSqliteStoreOptions, 'path'> & { path?: string }) {
+async function open({
+  sharing,
+  ...options
+}: Omit<OpenSqliteStoreOptions, 'path'> & { path?: string; sharing?: MemoryStore }) {
   counter += 1;
-  const path = options.path ?? join(dir, `store-${counter}`, 'mnemo.db');
+  const shared = sharing === undefined ? undefined : paths.get(sharing);
+  const path = options.path ?? shared ?? join(dir, `store-${counter}`, 'mnemo.db');
   const store = await openSqliteStore({ ...options, path });
   paths.set(store, path);
   return store;

@@ -79,7 +79,7 @@ import {
   readAuditPage,
   readInjectionsPage,
 } from './sqlite-history.js';
-import { injectedIdsOf, listInjectionsFrom, recordInjectionIn } from './sqlite-injections.js';
+import { injectedIdsOf, ledgerRowsOf, recordInjectionIn } from './sqlite-injections.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import * as lexical from './sqlite-lexical.js';
 import type { SqliteLike } from './sqlite-like.js';
@@ -421,11 +421,11 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async listInjections(query: InjectionQuery): Promise<InjectionRecord[]> {
     if (!(query.limit > 0)) return [];
-    return this.#read((db) => listInjectionsFrom(db, ledgerQuery(query)));
+    return this.#read((db) => ledgerRowsOf(db, ledgerQuery(query), this.#deps.author?.user));
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
-    return this.#read((db) => injectedIdsOf(db, sessionId));
+    return this.#read((db) => injectedIdsOf(db, sessionId, this.#deps.author?.user));
   }
 
   async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {

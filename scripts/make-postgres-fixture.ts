@@ -37,9 +37,9 @@ const version = Number(process.argv[2]);
 const target = fileURLToPath(
   new URL(`../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
 );
-if (![1, 3, 4, 5].includes(version))
+if (![1, 3, 4, 5, 6].includes(version))
   throw new Error(
-    'only the v1, v3, v4 and v5 fixtures are described here; add the next version’s rows below',
+    'only the v1, v3, v4, v5 and v6 fixtures are described here; add the next version’s rows below',
   );
 if (existsSync(target) && !process.argv.includes('--force')) {
   console.error(`${target} exists; released fixtures are frozen. Pass --force to rewrite it.`);
@@ -420,5 +420,18 @@ out.push(`INSERT INTO counters VALUES ('2025-02-03', 'write.stored', 5);`);
 out.push(
   `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens) VALUES ('2025-02-03T10:00:00.000Z', 'session-fixture-4', 'session-start', 'startup', ${lit(alpha)}, ARRAY[${lit(build.id)}, ${lit(newDeploy.id)}]::text[], 142);`,
 );
+// v6 (what the v7 ledger-author migration reads): ledger rows of two people's sessions, which v6 kept
+// no author for: a session start of dana's coding session that withheld her private page, and a
+// prompt recall into another session.
+if (version >= 6) {
+  const page = rows.find((row) => row.content.startsWith('Fetched https://forum.example.net'))!;
+  const near = rows.filter((row) => row.session_id === 'session-fixture-8' && row !== page);
+  out.push(
+    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld) VALUES ('2025-02-04T10:30:00.000Z', 'session-fixture-9', 'session-start', 'resume', ${lit(beta)}, ${lit(near.map((row) => row.id))}, 96, ${lit(JSON.stringify([{ id: page.id, reasons: ['tainted'] }]))});`,
+  );
+  out.push(
+    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld) VALUES ('2025-02-04T10:35:00.000Z', 'session-fixture-10', 'prompt-recall', NULL, NULL, ARRAY[${lit(build.id)}]::text[], 31, '[]');`,
+  );
+}
 writeFileSync(target, `${out.join('\n\n')}\n`);
 console.log(`wrote ${target}`);

@@ -332,6 +332,7 @@ if (version >= 5) {
 // v6: teams. Memories written by a store opened as an author: a team-visible project memory, a
 // private global preference, and a private project note shared explicitly later.
 let authored = s;
+let preference;
 if (version >= 6) {
   await s.close();
   authored = await openSqliteStore({
@@ -348,7 +349,7 @@ if (version >= 6) {
     origin: 'user',
   });
   tick(5);
-  await authored.remember({
+  preference = await authored.remember({
     content: 'I like terse commit messages.',
     projectKey: alpha,
     visibility: 'global',
@@ -404,6 +405,24 @@ if (version >= 8) {
     // The untrusted page neither gives nor gets context.
     { query: 'reinstall', includeSuperseded: false, ids: [page.memory.id] },
   );
+}
+
+// v10: the ledger records whose session it was. The store is opened as dana here: an injection into a
+// session of hers that injects her private preference and withholds a memory. The rows before v10 keep
+// no author.
+if (version >= 10) {
+  tick(5);
+  await authored.recordInjection({
+    sessionId: 'session-fixture-10',
+    event: 'session-start',
+    source: 'resume',
+    projectKey: alpha,
+    memoryIds: [preference.memory.id, build.memory.id],
+    tokens: 88,
+    withheld: [{ id: busy.memory.id, reasons: ['tainted'] }],
+  });
+  injections.length = 0;
+  injections.push(...(await authored.listInjections({ limit: 100 })));
 }
 
 const memories = [];

@@ -25,6 +25,7 @@ import { contentHash } from '../content-hash.js';
 import { ulidSource } from '../default-ids.js';
 import { textWords } from '../query-terms.js';
 import type { MemoryStore } from '../store.js';
+import type { Author } from '../write-rules.js';
 import { openPostgresStore } from './open-postgres-store.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { openPostgresStoreOn } from './postgres-open.js';
@@ -42,6 +43,7 @@ const FIXTURE = fixture(1);
 const FIXTURE_V3 = fixture(3);
 const FIXTURE_V4 = fixture(4);
 const FIXTURE_V5 = fixture(5);
+const FIXTURE_V6 = fixture(6);
 /** v1's lexical columns, replaced by v5's analysed fields (checked on their own below). */
 const REPLACED_BY_V5 = new Set(['lexical', 'lexical_text']);
 const DIST_OPENER = fileURLToPath(
@@ -142,7 +144,7 @@ function contextRule(rows: readonly Record<string, unknown>[], index: number): s
 interface Target {
   /** Runs SQL with search_path = schema, outside the store. */
   raw(schema: string): Promise<PgQueryable>;
-  open(schema: string, migrations?: typeof PG_MIGRATIONS): Promise<MemoryStore>;
+  open(schema: string, migrations?: typeof PG_MIGRATIONS, author?: Author): Promise<MemoryStore>;
 }
 
 async function columns(db: PgQueryable, schema: string, table: string): Promise<string[]> {
@@ -562,6 +564,65 @@ function describeUpgrade(name: string, target: () => Target): void {
       },
     );
 
+    it('opens a v6 schema made by its own SQL: the ledger gains its author, released rows kept byte for byte, reads scoped', async () => {
+      const schema = freshSchema('v7');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V6);
+      const ledger = 'SELECT * FROM injections ORDER BY seq';
+      const before = (await raw.query<Record<string, unknown>>(ledger)).rows;
+      expect(before).toHaveLength(3);
+      expect(await columns(raw, schema, 'injections')).not.toContain('author_user:text');
+      const anonymous = await target().open(schema);
+      const dana = await target().open(schema, undefined, { user: 'dana', host: 'dana-laptop' });
+      const erin = await target().open(schema, undefined, { user: 'erin', host: 'erin-desktop' });
+      try {
+        expect(await columns(raw, schema, 'injections')).toContain('author_user:text');
+        const { rows: index } = await raw.query<{ indexdef: string }>(
+          "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'injections_author'",
+        );
+        expect(index[0]?.indexdef).toMatch(/\(author_user, seq\)/);
+        const after = (await raw.query<Record<string, unknown>>(ledger)).rows;
+        // Every released column of every row as v6 wrote it; nothing recorded who injected them.
+        expect(after.map(({ author_user: _a, ...row }) => row)).toEqual(before);
+        expect(after.map((row) => row['author_user'])).toEqual([null, null, null]);
+        const sessions = async (store: MemoryStore) =>
+          (await store.listInjections({ limit: 10 })).map((r) => [r.sessionId, r.author]);
+        expect(await sessions(anonymous)).toEqual([
+          ['session-fixture-10', null],
+          ['session-fixture-9', null],
+          ['session-fixture-4', null],
+        ]);
+        // dana is the one author who wrote to this store: its unauthored history is hers to see, whole,
+        // her private page among the withheld. erin is another author: she sees none of it.
+        const [nine] = await dana.listInjections({ sessionId: 'session-fixture-9', limit: 5 });
+        expect(nine?.withheld).toEqual([{ id: PAGE, reasons: ['tainted'] }]);
+        expect(nine?.memoryIds).toEqual([FAILED, FIXED, EDITED]);
+        expect(await sessions(erin)).toEqual([]);
+        const written = await dana.recordInjection({
+          sessionId: 'session-after-upgrade',
+          event: 'session-start',
+          source: 'startup',
+          projectKey: '/home/dev/projects/beta',
+          memoryIds: [FAILED!],
+          tokens: 20,
+        });
+        const { rows: stamped } = await raw.query<{ author_user: string | null }>(
+          'SELECT author_user FROM injections WHERE seq = $1',
+          [written.seq],
+        );
+        expect(stamped).toEqual([{ author_user: 'dana' }]);
+        await erin.remember({ content: 'Erin writes too.', projectKey: '/p', origin: 'user' });
+        // Once a second author has written, no author is shown the unauthored rows.
+        expect(await sessions(dana)).toEqual([['session-after-upgrade', 'dana']]);
+        expect(await sessions(erin)).toEqual([]);
+        expect(await anonymous.listInjections({ limit: 10 })).toHaveLength(4);
+      } finally {
+        await erin.close();
+        await dana.close();
+        await anonymous.close();
+      }
+    });
+
     it('never records a migration that failed, and leaves none of its DDL behind', async () => {
       const schema = freshSchema('fail');
       const broken = [
@@ -620,11 +681,12 @@ if (storeEnabled('postgres')) {
         await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
         return db;
       },
-      open: async (schema, migrations) =>
+      open: async (schema, migrations, author) =>
         openPostgresStore({
           url: await server.url({ schema }),
           clock,
           ...(migrations === undefined ? {} : { migrations }),
+          ...(author === undefined ? {} : { author }),
         }),
     }));
 
@@ -680,7 +742,7 @@ if (storeEnabled('pglite')) {
       await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       return db;
     },
-    open: async (schema, migrations) =>
+    open: async (schema, migrations, author) =>
       openPostgresStoreOn({
         db: (await lite()).handle(schema),
         schema,
@@ -688,6 +750,7 @@ if (storeEnabled('pglite')) {
         clock,
         ids: ulidSource(clock),
         ...(migrations === undefined ? {} : { migrations }),
+        ...(author === undefined ? {} : { author }),
       }),
   }));
 }

@@ -71,6 +71,8 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   8: () => ({}),
   // v9 adds no column: only partial indexes, checked by 'gains the partial indexes …' below.
   9: () => ({}),
+  // v10 adds no memory column: the ledger's author, checked by 'gains the ledger author …' below.
+  10: () => ({}),
 };
 
 /**
@@ -107,8 +109,9 @@ interface Manifest {
   sessions?: SessionTaint[];
   counters?: CounterRow[];
   claims?: number;
-  /** Since v4, newest first as `listInjections` returns them (`withheld` since v5). */
-  injections?: (Omit<InjectionRecord, 'withheld'> & { withheld?: InjectionRecord['withheld'] })[];
+  /** Since v4, newest first as `listInjections` returns them (`withheld` since v5, `author` v10). */
+  injections?: (Omit<InjectionRecord, 'withheld' | 'author'> &
+    Partial<Pick<InjectionRecord, 'withheld' | 'author'>>)[];
   /** Since v5: the anchor sets the release wrote, as `getAnchorSets` returns them. */
   anchorSets?: AnchorSet[];
 }
@@ -116,7 +119,7 @@ interface Manifest {
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/sqlite/', import.meta.url));
 const fixtureFiles = readdirSync(FIXTURES)
   .filter((file) => /^schema-v\d+\.db$/.test(file))
-  .sort();
+  .sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]));
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-sqlite-fixtures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -251,7 +254,11 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
 
   it('gains the injection ledger, keeps its rows, and records into it without touching memories', async () => {
     expect(await store.listInjections({ limit: 100 })).toEqual(
-      (manifest.injections ?? []).map((row) => ({ ...row, withheld: row.withheld ?? [] })),
+      (manifest.injections ?? []).map((row) => ({
+        ...row,
+        withheld: row.withheld ?? [],
+        author: row.author ?? null,
+      })),
     );
     for (const session of new Set((manifest.injections ?? []).map((r) => r.sessionId))) {
       const ids = (manifest.injections ?? [])
@@ -403,6 +410,75 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
     } finally {
       raw.close();
       await own.close();
+    }
+  });
+
+  it('gains the ledger author (v10): released rows byte for byte with no author, new rows authored, reads scoped', async () => {
+    // A copy of its own: the rows written here must not reach the other tests' store.
+    const copy = join(dir, `${file.replace(/\.db$/, '')}-v10`, 'mnemo.db');
+    mkdirSync(join(copy, '..'), { recursive: true });
+    copyFileSync(join(FIXTURES, file), copy);
+    const released = openRawSqlite(join(FIXTURES, file));
+    const before =
+      manifest.schemaVersion < 4
+        ? []
+        : (released.prepare('SELECT * FROM injections ORDER BY seq').all() as Record<
+            string,
+            unknown
+          >[]);
+    released.close();
+    const erin = await openSqliteStore({ path: copy, author: { user: 'erin', host: 'e' } });
+    const raw = openRawSqlite(copy);
+    try {
+      const columns = raw
+        .prepare('SELECT name FROM pragma_table_info(?)')
+        .pluck()
+        .all('injections');
+      expect(columns).toContain('author_user');
+      const index = raw
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
+        .pluck()
+        .get('injections_author');
+      expect(index).toMatch(/ON injections \(author_user, seq\)/);
+      const after = raw.prepare('SELECT * FROM injections ORDER BY seq').all() as Record<
+        string,
+        unknown
+      >[];
+      // Every released column of every row as it was; the author unknown on rows older than v10.
+      const released = (row: Record<string, unknown>) =>
+        Object.fromEntries(Object.keys(before[0] ?? {}).map((key) => [key, row[key]]));
+      expect(after.map(released)).toEqual(before.map(released));
+      expect(before.every((row) => !('author_user' in row))).toBe(manifest.schemaVersion < 10);
+      const authors = (manifest.injections ?? [])
+        .map((row) => [row.seq, row.author ?? null])
+        .reverse();
+      expect(after.map((row) => [row.seq, row['author_user']])).toEqual(authors);
+      if (manifest.schemaVersion < 10) expect(authors.every(([, a]) => a === null)).toBe(true);
+      // Read as a teammate: rows of no recorded author only while no other author wrote (dana wrote
+      // memories from the v6 fixture on), and never dana's own rows.
+      const othersWrote = manifest.memories.some((m) => (m.authorUser ?? null) !== null);
+      const seen = (await erin.listInjections({ limit: 100 })).map((r) => r.seq);
+      const unauthored = (manifest.injections ?? []).filter((r) => (r.author ?? null) === null);
+      expect(seen).toEqual(othersWrote ? [] : unauthored.map((r) => r.seq));
+      const written = await erin.recordInjection({
+        sessionId: 'erin-session',
+        event: 'prompt-recall',
+        source: null,
+        projectKey: null,
+        memoryIds: [manifest.memories[0]!.id],
+        tokens: 12,
+      });
+      expect(
+        raw.prepare('SELECT author_user FROM injections WHERE seq = ?').pluck().get(written.seq),
+      ).toBe('erin');
+      // Erin's own row, beside the unauthored ones only while she is the one author who wrote.
+      expect((await erin.listInjections({ limit: 100 })).map((r) => r.seq)).toEqual([
+        written.seq,
+        ...(othersWrote ? [] : unauthored.map((r) => r.seq)),
+      ]);
+    } finally {
+      raw.close();
+      await erin.close();
     }
   });
 

@@ -101,4 +101,28 @@ describe('formatLedger', () => {
     expect(text).toContain('evil?]0;title?');
     expect(text.includes('\u001b') || text.includes('\u0007')).toBe(false);
   });
+
+  it('names the reader and marks sessions that are not visibly theirs', () => {
+    const report = summariseLedger(
+      [
+        row({ seq: 1, sessionId: 'old', author: null }),
+        row({ seq: 2, sessionId: 'mine', author: 'dana' }),
+      ],
+      { ...HEADER, reader: 'dana' },
+    );
+    expect(report.sessions.map((s) => [s.sessionId, s.author])).toEqual([
+      ['old', null],
+      ['mine', 'dana'],
+    ]);
+    expect(report.sessions[1]!.entries[0]).toMatchObject({ seq: 2, author: 'dana' });
+    const text = formatLedger(report);
+    expect(text).toContain('Injections as dana since 2026-08-14 (7 days): 2 injections');
+    expect(text).toMatch(
+      / {2}old {2}acme-api {2}1 injection, 100 tokens {2}\(author not recorded\)\n/,
+    );
+    expect(text).toMatch(/ {2}mine {2}acme-api {2}1 injection, 100 tokens\n/);
+    expect(formatLedger({ ...report, reader: null })).toContain(
+      'mine  acme-api  1 injection, 100 tokens  by dana',
+    );
+  });
 });

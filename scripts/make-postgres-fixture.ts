@@ -38,9 +38,7 @@ const target = fileURLToPath(
   new URL(`../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
 );
 if (![1, 3, 4, 5, 6].includes(version))
-  throw new Error(
-    'only the v1, v3, v4, v5 and v6 fixtures are described here; add the next version’s rows below',
-  );
+  throw new Error('only the v1 and v3–v6 fixtures are described; add the next one’s rows below');
 if (existsSync(target) && !process.argv.includes('--force')) {
   console.error(`${target} exists; released fixtures are frozen. Pass --force to rewrite it.`);
   process.exit(1);
@@ -425,12 +423,11 @@ out.push(
 // prompt recall into another session.
 if (version >= 6) {
   const page = rows.find((row) => row.content.startsWith('Fetched https://forum.example.net'))!;
-  const near = rows.filter((row) => row.session_id === 'session-fixture-8' && row !== page);
+  const columns = 'at, session_id, event, source, project_key, memory_ids, tokens, withheld';
+  const ledger = `INSERT INTO injections (${columns}) VALUES`;
   out.push(
-    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld) VALUES ('2025-02-04T10:30:00.000Z', 'session-fixture-9', 'session-start', 'resume', ${lit(beta)}, ${lit(near.map((row) => row.id))}, 96, ${lit(JSON.stringify([{ id: page.id, reasons: ['tainted'] }]))});`,
-  );
-  out.push(
-    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld) VALUES ('2025-02-04T10:35:00.000Z', 'session-fixture-10', 'prompt-recall', NULL, NULL, ARRAY[${lit(build.id)}]::text[], 31, '[]');`,
+    `${ledger} ('2025-02-04T10:30:00.000Z', 'session-fixture-9', 'session-start', 'resume', ${lit(beta)}, ${lit(rows.filter((row) => row.session_id === 'session-fixture-8' && row !== page).map((row) => row.id))}, 96, ${lit(JSON.stringify([{ id: page.id, reasons: ['tainted'] }]))});`,
+    `${ledger} ('2025-02-04T10:35:00.000Z', 'session-fixture-10', 'prompt-recall', NULL, NULL, ARRAY[${lit(build.id)}]::text[], 31, '[]');`,
   );
 }
 writeFileSync(target, `${out.join('\n\n')}\n`);

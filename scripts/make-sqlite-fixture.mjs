@@ -3,11 +3,11 @@
 // release: it is made once, when version N ships, and then only ever read by the upgrade tests.
 //
 //   node scripts/make-sqlite-fixture.mjs [--force]
-import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { openSqliteStore } from '../dist/store/sqlite/open-sqlite-store.js';
+import { writeAnchoredMemories } from './fixture-anchors.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/sqlite/', import.meta.url));
 const force = process.argv.includes('--force');
@@ -220,99 +220,7 @@ if (version >= 4) {
 // re-verification; a cached check) and an injection that withheld a memory. Older rows stay pending.
 const anchorSets = [];
 if (version >= 5) {
-  const blob = (text) =>
-    createHash('sha1')
-      .update(`blob ${Buffer.byteLength(text)}\0`)
-      .update(text)
-      .digest('hex');
-  const commit = 'c0ffee'.padEnd(40, '0');
-  const dbTs = 'export function openPool() {}\n';
-  tick(5);
-  const anchored = await s.remember(
-    {
-      content:
-        'Decision: open connections with openPool() in src/db.ts; tests start scripts/pg.sh.',
-      projectKey: alpha,
-      kind: 'decision',
-      origin: 'user',
-    },
-    {
-      anchors: {
-        how: 'write',
-        anchors: [
-          {
-            kind: 'file',
-            path: 'src/db.ts',
-            citedAs: null,
-            blobId: blob(dbTs),
-            size: Buffer.byteLength(dbTs),
-            commit,
-            source: 'worktree',
-            symbols: ['openPool'],
-          },
-          { kind: 'mention', path: 'scripts/pg.sh', why: 'missing' },
-        ],
-        checks: [
-          {
-            path: 'src/db.ts',
-            checkedAt: new Date(time).toISOString(),
-            signature: `${Buffer.byteLength(dbTs)}:1:1:1`,
-            head: commit,
-            verdict: { state: 'fresh' },
-          },
-        ],
-      },
-    },
-  );
-  tick(5);
-  const moved = await s.remember(
-    {
-      content: 'Cart totals are computed in src/cart.ts.',
-      projectKey: alpha,
-      kind: 'fact',
-      origin: 'user',
-    },
-    {
-      anchors: {
-        how: 'write',
-        anchors: [
-          {
-            kind: 'file',
-            path: 'src/cart.ts',
-            citedAs: null,
-            blobId: blob('a\n'),
-            size: 2,
-            commit,
-            source: 'worktree',
-            symbols: [],
-          },
-        ],
-      },
-    },
-  );
-  tick(5);
-  await s.saveAnchorSets([
-    {
-      memoryId: moved.memory.id,
-      action: 'reverify',
-      detail: { actor: 'cli', origin: 'user' },
-      set: {
-        how: 'reverify',
-        anchors: [
-          {
-            kind: 'file',
-            path: 'src/shop/cart.ts',
-            citedAs: 'src/cart.ts',
-            blobId: blob('b\n'),
-            size: 2,
-            commit: 'beef'.padEnd(40, '0'),
-            source: 'worktree',
-            symbols: [],
-          },
-        ],
-      },
-    },
-  ]);
+  const { anchored, moved } = await writeAnchoredMemories(s, { alpha, tick, now: () => time });
   tick(1);
   await s.recordInjection({
     sessionId: 'session-fixture-7',

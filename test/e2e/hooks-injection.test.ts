@@ -513,7 +513,7 @@ describe.each(MODES)('mnemo ledger (built binary, engine %s)', (mode) => {
 
     const empty = await home.run(['ledger', '--session', 'never-seen']);
     expect(empty.stdout).toMatch(
-      /^Injections in session never-seen since \d{4}-\d{2}-\d{2} \(7 days\): none\.\n$/,
+      /^Injections as \S+ in session never-seen since \d{4}-\d{2}-\d{2} \(7 days\): none\.\n$/,
     );
     const bad = await home.run(['ledger', '--days', '0']);
     expect(bad.code).toBe(1);

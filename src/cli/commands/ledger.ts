@@ -53,7 +53,7 @@ function authorNote(report: LedgerReport, author: string | null): string {
 export function formatLedger(report: LedgerReport): string {
   const scope = report.session === null ? '' : ` in session ${printable(report.session)}`;
   const reader = report.reader === null ? '' : ` as ${printable(report.reader)}`;
-  const head = `Injections${scope}${reader} since ${report.since.slice(0, 10)} (${plural(report.days, 'day')})`;
+  const head = `Injections${reader}${scope} since ${report.since.slice(0, 10)} (${plural(report.days, 'day')})`;
   if (report.totals.injections === 0 && report.totals.withheld === 0) return `${head}: none.\n`;
   const { totals } = report;
   const withheld = totals.withheld === 0 ? '' : `; ${plural(totals.withheld, 'memory')} withheld`;

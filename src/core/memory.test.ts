@@ -21,6 +21,21 @@ describe('validateNewMemory', () => {
     });
   });
 
+  it('decides team visibility from the origin and visibility when the writer leaves it out', () => {
+    const of = (origin: string, visibility: 'project' | 'global' = 'project') =>
+      validateNewMemory({ content: 'use pnpm', projectKey: '/p', origin, visibility }).teamVisible;
+    expect(of('user')).toBe(true);
+    expect(of('local_edit')).toBe(true);
+    expect(of('user', 'global')).toBe(false);
+    // Origins held for review, and an origin nobody knows, are shared with nobody (fail closed).
+    expect(of('network')).toBe(false);
+    expect(of('unknown')).toBe(false);
+    expect(
+      validateNewMemory({ content: 'x', projectKey: '/p', origin: 'user', teamVisible: false })
+        .teamVisible,
+    ).toBe(false);
+  });
+
   it('refuses a negative or non-finite heat with INVALID_INPUT', () => {
     for (const heatBase of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       let error: unknown;

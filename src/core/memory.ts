@@ -4,7 +4,9 @@
  * parameters). Nothing here may import outside core/.
  */
 import { MemoryError } from './errors.js';
+import { parseOriginClass } from './origin/origin-class.js';
 import { sourceUrlOf } from './origin/source-url.js';
+import { defaultTeamVisible } from './privileges/privileges.js';
 
 export const MEMORY_KINDS = [
   'note',
@@ -139,7 +141,7 @@ export interface NewMemory {
   quarantine?: QuarantineState;
   redactions?: number;
   gateReason?: GateReason;
-  /** Omitted: the store's default for the origin and visibility (`defaultTeamVisible`). */
+  /** Omitted: the default for the origin and visibility (`defaultTeamVisible`). */
   teamVisible?: boolean;
   sourceUrl?: string | null;
 }
@@ -176,6 +178,7 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
       `Unknown visibility. Use one of: ${VISIBILITIES.join(', ')}.`,
     );
   }
+  const origin = (input.origin ?? UNKNOWN_ORIGIN).trim() || UNKNOWN_ORIGIN;
   const heatBase = input.heatBase ?? 0;
   if (!Number.isFinite(heatBase) || heatBase < 0) {
     throw new MemoryError('INVALID_INPUT', 'heatBase must be a finite number >= 0.');
@@ -186,7 +189,7 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
     visibility,
     kind,
     tags: normaliseTags(input.tags ?? []),
-    origin: (input.origin ?? UNKNOWN_ORIGIN).trim() || UNKNOWN_ORIGIN,
+    origin,
     originTool: input.originTool ?? null,
     sessionId: input.sessionId ?? null,
     pinned: input.pinned ?? false,
@@ -195,7 +198,8 @@ export function validateNewMemory(input: NewMemory): Required<NewMemory> {
     quarantine: input.quarantine ?? 'none',
     redactions: input.redactions ?? 0,
     gateReason: input.gateReason ?? 'novel',
-    teamVisible: input.teamVisible ?? false,
+    // Decided here, not left to the store: writers pass this function's output on as explicit fields.
+    teamVisible: input.teamVisible ?? defaultTeamVisible(parseOriginClass(origin), visibility),
     sourceUrl: validSourceUrl(input.sourceUrl ?? null),
   };
 }

@@ -8,12 +8,11 @@
  * engine takes the copy on its own thread, and says so in its log.
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 
 import type { App } from '../app/open-app.js';
 import type { DailyBackupReport, StoreBackups } from '../app/store-backups.js';
-import { isMemoryError } from '../core/errors.js';
-import { findPackageMain } from '../platform/package-main.js';
+import { mnemoMainPath } from './engine-client.js';
 
 /** Longest a backup process may run before it is stopped (and the failure logged). */
 export const BACKUP_PROCESS_TIMEOUT_MS = 30 * 60 * 1000;
@@ -21,18 +20,14 @@ export const BACKUP_PROCESS_TIMEOUT_MS = 30 * 60 * 1000;
 /** How to start this package's executable, or why it cannot be. */
 export type BackupLauncher = { execPath: string; main: string } | { unavailable: string };
 
-/** The launcher of the package this module belongs to. */
+/**
+ * The launcher of the built `mnemo` beside this module, the one `startEngineDetached` starts the engine
+ * with; unavailable when running from the sources.
+ */
 export function packageLauncher(): BackupLauncher {
-  try {
-    const main = findPackageMain(
-      fileURLToPath(import.meta.url),
-      'Build it (`npm run build`) to take backups in a process of their own.',
-    );
-    return { execPath: process.execPath, main };
-  } catch (error) {
-    if (!isMemoryError(error, 'INVALID_INPUT')) throw error;
-    return { unavailable: error.message };
-  }
+  const main = mnemoMainPath();
+  if (!existsSync(main)) return { unavailable: `no built mnemo at ${main} (\`npm run build\`)` };
+  return { execPath: process.execPath, main };
 }
 
 /** Runs `mnemo backup --if-due --json` for `app`'s home; rejects with the child's own message. */

@@ -4,11 +4,12 @@
  * with `CLAUDE_CONFIG_DIR` set, Claude Code keeps `.claude.json` inside that directory, observed in
  * anthropics/claude-code#24479). Project scope: the project's `.claude/settings.json` and `.mcp.json`.
  */
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
+import { MemoryError } from '../core/errors.js';
 import type { Launcher } from '../core/install/registration.js';
 import { shellQuote, splitCommandLine } from '../core/install/shell-words.js';
-import { findPackageMain } from '../platform/package-main.js';
 import { resolveProjectRoot } from '../project/project-key.js';
 
 /** `user`: every project, private. `project`: this repository, committed with it. */
@@ -79,15 +80,39 @@ export function resolveLauncher(options: {
     const [mcpCommand = '', ...mcpArgs] = splitCommandLine(options.command);
     return { hookPrefix: options.command.trim(), mcpCommand, mcpArgs };
   }
-  const main = findPackageMain(
-    options.argv1,
-    'Run `mnemo install` from an installed or built mnemo (`npm run build`), or pass --command <cmd>.',
-  );
+  const main = packageMain(options.argv1);
   return {
     hookPrefix: `${shellQuote(options.execPath)} ${shellQuote(main)}`,
     mcpCommand: options.execPath,
     mcpArgs: [main],
   };
+}
+
+function packageMain(argv1: string | undefined): string {
+  const hint =
+    'Run `mnemo install` from an installed or built mnemo (`npm run build`), or pass --command <cmd>.';
+  if (argv1 === undefined || !existsSync(argv1)) {
+    throw new MemoryError('INVALID_INPUT', `Cannot tell where the mnemo binary is. ${hint}`);
+  }
+  for (let dir = dirname(realpathSync(argv1)); ; dir = dirname(dir)) {
+    if (isMnemoPackage(join(dir, 'package.json'))) {
+      const main = join(dir, 'dist', 'cli', 'mnemo.cjs');
+      if (existsSync(main)) return main;
+      throw new MemoryError('INVALID_INPUT', `${main} does not exist. ${hint}`);
+    }
+    if (dirname(dir) === dir) {
+      throw new MemoryError('INVALID_INPUT', `No mnemo package above ${argv1}. ${hint}`);
+    }
+  }
+}
+
+function isMnemoPackage(path: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }).name === 'mnemo';
+  } catch {
+    // No package.json here, or not ours to read: keep walking up.
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -65,10 +65,14 @@ export function useEngines(): {
       if (pid !== undefined && pid !== process.pid) pids.add(pid);
     }
     for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
+      // A detached engine (started by a hook or doctor) leads its own process group, which holds what it
+      // started too (a daily backup in progress): kill the group, then the pid for an attached engine.
+      for (const target of [-pid, pid]) {
+        try {
+          process.kill(target, 'SIGKILL');
+        } catch {
+          // No such group (an engine this test spawned), or already gone.
+        }
       }
     }
   });

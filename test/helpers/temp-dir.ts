@@ -11,7 +11,10 @@ import { afterEach } from 'vitest';
 export function useTempDirs(): (prefix?: string) => string {
   const made: string[] = [];
   afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    // Retried: a process a killed engine started (its daily backup) may still be finishing a file there.
+    for (const dir of made.splice(0)) {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    }
   });
   return (prefix = 'mnemo-test-') => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));

@@ -20,8 +20,8 @@ export interface StoreBackups {
   list(): BackupFile[];
   /** Opens a backup and runs the store's integrity check on it (pages, indexes, audit chain). */
   check(path: string): BackupCheck;
-  /** Whether another daily copy is due, `newest` being the newest daily one. */
-  isDue(newest: BackupFile, clock: Clock): boolean;
+  /** Whether another daily copy is due, `newest` being the newest daily one (if any). */
+  isDue(newest: BackupFile | undefined, clock: Clock): boolean;
   /** A checked daily copy when the newest is a day old or more (or `force`), then rotation. */
   takeDailyIfDue(clock: Clock, options?: { force?: boolean }): DailyBackupReport;
 }
@@ -49,8 +49,7 @@ export async function storeBackups(config: Config): Promise<StoreBackups | null>
   return {
     dbPath,
     list: () => files.listBackups(dbPath),
-    isDue: (newest, clock) =>
-      clock.now().getTime() - newest.takenAt.getTime() >= files.DAILY_BACKUP_INTERVAL_MS,
+    isDue: (newest, clock) => files.isDailyBackupDue(newest, clock.now()),
     check: (path) => backup.checkBackup(path),
     takeDailyIfDue: (clock, options) => backup.takeDailyBackupIfDue(dbPath, clock, options),
   };

@@ -76,7 +76,7 @@ export async function takeDailyBackup(
   launcher: BackupLauncher,
 ): Promise<DailyBackupReport | null> {
   const newest = backups.list().find((b) => b.kind === 'daily');
-  if (newest !== undefined && !backups.isDue(newest, app.clock)) return null;
+  if (!backups.isDue(newest, app.clock)) return null;
   if ('unavailable' in launcher) {
     app.log.warn('engine: daily backup on the engine thread', { why: launcher.unavailable });
     return backups.takeDailyIfDue(app.clock);

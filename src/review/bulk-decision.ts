@@ -7,7 +7,7 @@
  * cluster that took it along. The plan and the run share one planner, so the preview is what the run does.
  */
 import { MemoryError } from '../core/errors.js';
-import type { MemoryId } from '../core/memory.js';
+import type { Memory, MemoryId } from '../core/memory.js';
 import type { MemoryFilter, MemoryStore } from '../store/store.js';
 import type { ClusterInfo } from '../write/fragment-cluster.js';
 import type { BulkCluster, BulkEffect, BulkPreview, BulkReport } from './bulk-report.js';
@@ -51,8 +51,9 @@ export async function previewMany(
   action: BulkAction,
   max: number = MAX_BULK,
 ): Promise<BulkPreview> {
-  const ids = await groupIds(store, filter, max);
-  const steps = await plan(store, ids, action);
+  const group = await groupMemories(store, filter, max);
+  const ids = group.map((m) => m.id);
+  const steps = await plan(store, group, action);
   return { ...effectOf(ids, steps), matched: await store.countMemories(filter) };
 }
 
@@ -69,8 +70,9 @@ export async function decideMany(
   actor: string,
   options: BulkOptions = {},
 ): Promise<BulkReport> {
-  const ids = await groupIds(deps.store, filter, options.max ?? MAX_BULK);
-  const steps = await plan(deps.store, ids, action);
+  const group = await groupMemories(deps.store, filter, options.max ?? MAX_BULK);
+  const ids = group.map((m) => m.id);
+  const steps = await plan(deps.store, group, action);
   const planned = effectOf(ids, steps);
   if (options.expectOutside !== undefined && planned.outside !== options.expectOutside) {
     throw new MemoryError(
@@ -116,23 +118,23 @@ export async function decideMany(
   return { ...effect, remaining: await deps.store.countMemories(filter) };
 }
 
-/** The ids of the group, newest first, at most `max`. */
-async function groupIds(
+/** The memories of the group, newest first, at most `max`. */
+async function groupMemories(
   store: MemoryStore,
   filter: MemoryFilter,
   max: number,
-): Promise<MemoryId[]> {
-  const ids: MemoryId[] = [];
-  while (ids.length < max) {
+): Promise<Memory[]> {
+  const group: Memory[] = [];
+  while (group.length < max) {
     const page = await store.listMemories({
       ...filter,
-      limit: Math.min(BULK_PAGE, max - ids.length),
-      offset: ids.length,
+      limit: Math.min(BULK_PAGE, max - group.length),
+      offset: group.length,
     });
-    ids.push(...page.map((m) => m.id));
+    group.push(...page);
     if (page.length < BULK_PAGE) break;
   }
-  return ids;
+  return group;
 }
 
 /**
@@ -142,15 +144,14 @@ async function groupIds(
  */
 async function plan(
   store: MemoryStore,
-  ids: readonly MemoryId[],
+  group: readonly Memory[],
   action: BulkAction,
 ): Promise<Step[]> {
   const covered = new Set<MemoryId>();
   const steps: Step[] = [];
-  for (const id of ids) {
+  for (const memory of group) {
+    const { id } = memory;
     if (covered.has(id)) continue;
-    const memory = await store.getMemory(id);
-    if (memory === undefined) continue;
     if (action === 'approve' && !REVIEW_FROM.approved.includes(memory.quarantine)) continue;
     const cluster = await clusterForReview(store, id);
     const members = cluster?.stored ?? [memory];

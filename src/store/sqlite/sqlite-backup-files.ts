@@ -20,6 +20,13 @@ export interface BackupFile {
 /** How old the newest daily copy must be before another is due. */
 export const DAILY_BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
+/** Whether another daily copy is due at `now`, `newest` being the newest daily one (if any). */
+export function isDailyBackupDue(newest: BackupFile | undefined, now: Date): boolean {
+  return (
+    newest === undefined || now.getTime() - newest.takenAt.getTime() >= DAILY_BACKUP_INTERVAL_MS
+  );
+}
+
 /** How many of each kind are kept; the oldest beyond this are deleted after a good new copy. */
 export const KEEP_BACKUPS: Readonly<Record<BackupKind, number>> = { daily: 7, 'pre-migration': 3 };
 

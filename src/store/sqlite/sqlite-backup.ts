@@ -12,7 +12,7 @@ import type { Clock } from '../../ports/clock.js';
 import { connectSqlite } from './open-sqlite-store.js';
 import {
   backupTarget,
-  DAILY_BACKUP_INTERVAL_MS,
+  isDailyBackupDue,
   listBackups,
   rotateBackups,
 } from './sqlite-backup-files.js';
@@ -102,11 +102,7 @@ export function takeDailyBackupIfDue(
   const newest = listBackups(dbPath).find((b) => b.kind === 'daily');
   const previous =
     newest === undefined ? null : { path: newest.path, takenAt: newest.takenAt.toISOString() };
-  if (
-    options.force !== true &&
-    newest !== undefined &&
-    now.getTime() - newest.takenAt.getTime() < DAILY_BACKUP_INTERVAL_MS
-  ) {
+  if (options.force !== true && !isDailyBackupDue(newest, now)) {
     return { taken: null, check: null, previous, removed: [] };
   }
   const target = backupTarget(dbPath, 'daily', now);

@@ -39,8 +39,6 @@ export interface EngineJobsOptions {
   embedder: Embedder | undefined;
   /** Memories embedded per tick. */
   batchSize: number;
-  /** How the daily backup's process starts; default: this package's executable (engine-backup.ts). */
-  backupLauncher?: BackupLauncher;
 }
 
 /** How often the engine asks whether a daily backup is due (it takes one only when a day has passed). */
@@ -60,7 +58,7 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
   let wordsOff = false;
   let draining: Promise<DrainReport> | undefined;
   let backups: Promise<StoreBackups | null> | undefined;
-  let launcher: BackupLauncher | undefined = options.backupLauncher;
+  let launcher: BackupLauncher | undefined;
   let nextBackupCheck = 0;
   let backingUp: Promise<void> | undefined;
 

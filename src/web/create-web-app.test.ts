@@ -157,13 +157,16 @@ describe('web API: memories', () => {
       sourceUrl: 'https://docs.example.com/pool',
     });
     const gone = await remember('The helpers live in src/gone.ts', { origin: 'user' });
+    // The file changes before the replacement is written, so the replacement describes it as it is.
+    // (Committed first: git dates a commit to the second, so a commit made just after a memory could
+    // fall in its second and a backfill would take it for the commit of the memory's time, or not.)
+    repo.write('src/pool.ts', 'export const POOL_SIZE = 20;\n');
+    repo.commit('pool: 20');
     const { current } = await store.supersede(first.id, {
       content: 'Pool size is 20 in src/pool.ts',
       projectKey: repo.dir,
       origin: 'user',
     });
-    repo.write('src/pool.ts', 'export const POOL_SIZE = 20;\n');
-    repo.commit('pool: 20');
     repo.remove('src/gone.ts');
 
     const detail = await kit.get<Detail>(`/api/memories/${first.id}`);

@@ -11,13 +11,14 @@ afterEach(async () => {
 });
 const DAY = 86_400_000;
 
-async function setup(clock: ManualClock): Promise<WebKit> {
-  const kit = await openWebKit(tempDir(), { clock });
+async function setup(clock: ManualClock, env?: Record<string, string>): Promise<WebKit> {
+  const kit = await openWebKit(tempDir(), { clock, ...(env === undefined ? {} : { env }) });
   kits.push(kit);
   return kit;
 }
 
 interface LedgerBody {
+  reader: string | null;
   totals: {
     injections: number;
     tokens: number;
@@ -27,14 +28,18 @@ interface LedgerBody {
   };
   byDay: { day: string; injections: number; tokens: number }[];
   sessionCount: number;
-  sessions: { sessionId: string; entries: { tokens: number; memoryIds: string[] }[] }[];
+  sessions: {
+    sessionId: string;
+    author: string | null;
+    entries: { tokens: number; memoryIds: string[] }[];
+  }[];
   memories: Record<string, { snippet: string }>;
 }
 
 describe('web API: injection ledger', () => {
   it('reports what was injected per session and per day, newest session first, with the memories', async () => {
     const clock = new ManualClock('2026-03-01T09:00:00.000Z');
-    const kit = await setup(clock);
+    const kit = await setup(clock, { MNEMO_AUTHOR: 'ada' });
     const { store } = kit.app;
     const a = (await store.remember({ content: 'Use pnpm here', projectKey: '/a', origin: 'user' }))
       .memory;
@@ -71,6 +76,9 @@ describe('web API: injection ledger', () => {
       { day: '2026-03-02', injections: 1, tokens: 40, events: { 'prompt-recall': 1 } },
     ]);
     expect(body.sessions.map((s) => s.sessionId)).toEqual(['new', 'old']);
+    // Read as the viewer's author, whose sessions these are (the store records it on each row).
+    expect(body.reader).toBe('ada');
+    expect(body.sessions.map((s) => s.author)).toEqual(['ada', 'ada']);
     expect(body.memories[a.id]?.snippet).toBe('Use pnpm here');
     // A forgotten memory stays in the ledger (it is history) but has no view.
     expect(body.sessions[1]?.entries[0]?.memoryIds).toEqual([a.id, gone.id]);

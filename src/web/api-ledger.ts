@@ -26,6 +26,7 @@ export function ledgerRoutes(ctx: WebContext): Hono {
     const report = await readLedger(ctx.app.store, ctx.app.clock.now(), {
       days: params.days,
       session: params.session ?? null,
+      reader: ctx.reader,
       ...(params.project === undefined ? {} : { projectKey: params.project }),
     });
     const newestFirst = [...report.sessions].sort((a, b) => b.last.localeCompare(a.last));
@@ -35,6 +36,7 @@ export function ledgerRoutes(ctx: WebContext): Hono {
       isReadableBy(m, ctx.reader),
     );
     return c.json({
+      reader: report.reader,
       since: report.since,
       days: report.days,
       partial: report.partial,

@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -180,6 +181,10 @@ describe('web viewer in Chromium', () => {
 
     await page.click('nav[aria-label="Pages"] >> text=Ledger');
     await page.waitForSelector('.ledger-session');
+    // Read as this user (no MNEMO_AUTHOR here: the login name), whose sessions these are.
+    expect(await page.locator('.ledger-reader').innerText()).toContain(
+      `sessions of ${userInfo().username}`,
+    );
     await shot(page, 'ledger');
 
     // What the page did is what the store holds: decisions audited with their human actor.

@@ -101,6 +101,8 @@ export interface MemoryDetail {
 }
 
 export interface Ledger {
+  /** The author the ledger was read as (the store shows each author only their own sessions). */
+  reader: string | null;
   since: string;
   days: number;
   partial: boolean;

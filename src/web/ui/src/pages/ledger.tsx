@@ -67,10 +67,23 @@ function LedgerBody({
   days: number;
   session: string | undefined;
 }) {
+  const readAs =
+    data.reader === null ? null : (
+      <p class="ledger-reader">
+        Injections into the sessions of <strong>{data.reader}</strong>; another author&apos;s
+        sessions are theirs and are not shown here.
+      </p>
+    );
   if (data.totals.injections === 0)
-    return <p class="empty">No injections since {data.since.slice(0, 10)}.</p>;
+    return (
+      <>
+        {readAs}
+        <p class="empty">No injections since {data.since.slice(0, 10)}.</p>
+      </>
+    );
   return (
     <>
+      {readAs}
       <ul class="tiles">
         <li>
           <strong>{data.totals.injections.toLocaleString()}</strong> injections
@@ -119,6 +132,7 @@ function LedgerBody({
             <span class="muted">
               {projectName(s.projectKey)} · {count(s.injections, 'injection')} ·{' '}
               {s.tokens.toLocaleString()} tokens · {when(s.first)} – {when(s.last)}
+              {authorNote(s.author, data.reader)}
             </span>
           </h3>
           <table>
@@ -171,4 +185,10 @@ function LedgerBody({
       />
     </>
   );
+}
+
+/** Whose session it was, said only when it is not the reader's: a row from before authors were kept. */
+function authorNote(author: string | null, reader: string | null): string {
+  if (author === reader) return '';
+  return author === null ? ' · author not recorded' : ` · by ${author}`;
 }

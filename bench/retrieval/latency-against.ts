@@ -16,11 +16,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type * as InjectableModule from '../../src/core/injection/injectable.js';
-import type { QuarantineState } from '../../src/core/memory.js';
 import type * as EmbedderModule from '../../src/embed/hash-embedder.js';
 import type * as PromptRecallModule from '../../src/hooks/prompt-recall.js';
 import type * as RetrieveModule from '../../src/retrieval/retrieve.js';
 import type * as StoreModule from '../../src/store/sqlite/open-sqlite-store.js';
+import { recallRequests } from './latency-requests.js';
 import { percentile } from './metrics.js';
 import { ms, table } from './report.js';
 import { seededRandom, syntheticQuery } from './synthetic-text.js';
@@ -89,16 +89,7 @@ async function load(name: string, root: string, storePath: string): Promise<Chec
     dims: embedder.dims,
     embed: (texts: readonly string[]) => Promise.resolve(texts.map((t) => vectorOf.get(t)!)),
   };
-  const request = (query: string) => ({ query, scope, limit: 10, recordAccess: false });
-  const hookRequest = (query: string) => ({
-    query,
-    scope,
-    limit: PROMPT_CANDIDATES,
-    filters: {
-      origins: injectableOrigins({ proactiveLocal: false }),
-      quarantine: ['none', 'approved'] as QuarantineState[],
-    },
-  });
+  const { request, hookRequest } = recallRequests(scope, injectableOrigins, PROMPT_CANDIDATES);
   const step = (label: string, run: Step['run']): Step => ({ label, run, times: [] });
   return {
     name,

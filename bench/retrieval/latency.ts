@@ -26,7 +26,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { injectableOrigins } from '../../src/core/injection/injectable.js';
-import type { QuarantineState } from '../../src/core/memory.js';
 import { hashEmbed, HashEmbedder } from '../../src/embed/hash-embedder.js';
 import { PROMPT_CANDIDATES } from '../../src/hooks/prompt-recall.js';
 import type { Embedder } from '../../src/ports/embedder.js';
@@ -40,6 +39,7 @@ import {
   openApproximateLegs,
 } from './approximate-legs.js';
 import { FixedClock } from './conversation-store.js';
+import { recallRequests } from './latency-requests.js';
 import { percentile } from './metrics.js';
 import { describeMirror, loadMirror, type MirrorBench, type MirrorSummary } from './mirror-leg.js';
 import { ms, table } from './report.js';
@@ -116,17 +116,7 @@ interface StepDeps {
 
 function stepsFor(deps: StepDeps): StepEntry[] {
   const { store, clock, approximate, pools, words } = deps;
-  const request = (query: string) => ({ query, scope, limit: 10, recordAccess: false });
-  // What `mnemo hook user-prompt-submit` asks when no engine runs (hooks/prompt-recall.ts).
-  const hookRequest = (query: string) => ({
-    query,
-    scope,
-    limit: PROMPT_CANDIDATES,
-    filters: {
-      origins: injectableOrigins({ proactiveLocal: false }),
-      quarantine: ['none', 'approved'] as QuarantineState[],
-    },
-  });
+  const { request, hookRequest } = recallRequests(scope, injectableOrigins, PROMPT_CANDIDATES);
   return [
     [
       'baseline: store.searchLexical (bare FTS5 query)',

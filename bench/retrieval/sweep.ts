@@ -3,7 +3,8 @@
  * `npm run bench:sweep -- --data <locomo10.json> [--conversations 0-4] [--providers use,words]
  *  --set k1=0.9,1.2 --set context=0.25,0.5 ...`. The stores are built once; every combination of the
  * `--set` values then runs the production `retrieve()` over every question with that tuning (strict
- * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight),
+ * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight:
+ * the index's column weight), lines (BM25F weight of each context line by position, `0.5/0.5/0.3/0.1`),
  * lexical, vector, words, identifierPlain, session, entity, lexicalDepth, lexicalPool, fusion (score|rrf),
  * normalisation (zscore|minmax).
  *
@@ -71,6 +72,7 @@ function tuningOf(choice: Record<string, string>): RecallTuning {
     else if (key === 'b') t.bm25f = { ...t.bm25f, b: n };
     else if (key === 'context')
       t.bm25f = { ...t.bm25f, weights: { ...t.bm25f.weights, context: n } };
+    else if (key === 'lines') t.bm25f = { ...t.bm25f, contextLines: raw.split('/').map(Number) };
     else if (key === 'fusion') t.fusion = raw as RecallTuning['fusion'];
     else if (key === 'normalisation') t.normalisation = raw as RecallTuning['normalisation'];
     else if (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { l2Normalize } from '../core/ranking/cosine.js';
+import { joinContext } from '../core/text/capture-context.js';
 import { HashEmbedder } from '../embed/hash-embedder.js';
 import {
   CONTEXT_LINE_WEIGHT,
@@ -54,9 +55,33 @@ describe('memoryVectors', () => {
 });
 
 describe('contextLines', () => {
-  it(`keeps the non-empty lines in order, trimmed, at most ${MAX_CONTEXT_LINES}`, () => {
-    expect(contextLines(' a \n\nb\n')).toEqual(['a', 'b']);
-    const many = Array.from({ length: MAX_CONTEXT_LINES + 3 }, (_, i) => `line ${i}`);
-    expect(contextLines(many.join('\n'))).toEqual(many.slice(0, MAX_CONTEXT_LINES));
+  it('takes the neighbours of positions p2, p1 and n1, in order, and never the second one after', () => {
+    expect(MAX_CONTEXT_LINES).toBe(3);
+    expect(contextLines(joinContext(['p2', 'p1'], ['n1', 'n2']))).toEqual(['p2', 'p1', 'n1']);
+    expect(contextLines(joinContext(['p1'], ['n1', 'n2']))).toEqual(['p1', 'n1']);
+    expect(contextLines(joinContext([], [' n1 ']))).toEqual(['n1']);
+    expect(contextLines(joinContext(['p2', 'p1'], []))).toEqual(['p2', 'p1']);
+    expect(contextLines('')).toEqual([]);
+  });
+
+  it('builds a memory vector from p2, p1 and n1, and not from n2', async () => {
+    const context = joinContext(['second before', 'first before'], ['first after', 'second after']);
+    const [mixed] = await memoryVectors(embedder, [{ content: 'the turn itself', context }]);
+    const own = await vectorOf('the turn itself');
+    const near = await embedder.embed(['second before', 'first before', 'first after']);
+    const expected = l2Normalize(
+      Float64Array.from(
+        own,
+        (v, d) => v + CONTEXT_LINE_WEIGHT * near.reduce((s, l) => s + l[d]!, 0),
+      ),
+    );
+    expect([...mixed!].map((v) => v.toFixed(6))).toEqual([...expected].map((v) => v.toFixed(6)));
+    const [withoutSecondAfter] = await memoryVectors(embedder, [
+      {
+        content: 'the turn itself',
+        context: joinContext(['second before', 'first before'], ['first after']),
+      },
+    ]);
+    expect([...mixed!]).toEqual([...withoutSecondAfter!]);
   });
 });

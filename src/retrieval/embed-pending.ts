@@ -6,29 +6,35 @@
  */
 import type { Memory } from '../core/memory.js';
 import { l2Normalize } from '../core/ranking/cosine.js';
+import { CONTEXT_BEFORE, contextLinesOf } from '../core/text/capture-context.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, Scope } from '../store/store.js';
 
 /**
  * Weight of each line of the context in a memory's vector: `normalise(v(content) + w · Σ v(line))`. The
- * context is the neighbours' texts one per line (core/text/capture-context.ts), so for one-line captures
- * a line is a neighbour. Each neighbour embedded on its own keeps what it says; one vector of all of them
+ * context is the neighbours' texts one per line, by position (core/text/capture-context.ts), so a line is
+ * a neighbour. Each neighbour embedded on its own keeps what it says; one vector of all of them
  * blurred it: on LoCoMo 0–4 (`npm run bench:sweep`, USE lite weight 0.5) one vector of the whole context
  * at 0.5 or 1 scored R@10 / MRR@10 0.857 / 0.563, a vector per line at 0.25 / 0.5 / 1 / 1.5 / 2.5
  * 0.862 / 0.568, 0.865 / 0.576, **0.868 / 0.580**, 0.866 / 0.579, 0.866 / 0.577 (docs/benchmarks.md).
  */
 export const CONTEXT_LINE_WEIGHT = 1;
 
-/** Lines of the context embedded, at most: a bound on the embedder's work for a long, many-line session. */
-export const MAX_CONTEXT_LINES = 8;
+/**
+ * Context positions that enter a memory's vectors: the two neighbours before and the first one after
+ * (core/text/capture-context.ts `contextLinesOf`), never the second one after. Lexical scoring counts that
+ * one at a low weight (core/ranking/bm25f.ts), but in a vector it blurs the memory: on LoCoMo 0–4
+ * (`npm run bench:sweep -- --providers use,words`) vectors of these three positions scored R@10 / MRR@10
+ * 0.864 / 0.599, with the fourth at 0.3 or 1 0.861 / 0.595 and 0.863 / 0.585 (docs/benchmarks.md).
+ */
+export const MAX_CONTEXT_LINES = CONTEXT_BEFORE + 1;
 
-/** The lines of a context that get a vector of their own, in order (empty lines dropped). */
+/** The context lines that get a vector of their own: positions p2, p1, n1, in order, empty ones dropped. */
 export function contextLines(context: string): string[] {
-  return context
-    .split('\n')
+  return contextLinesOf(context)
+    .slice(0, MAX_CONTEXT_LINES)
     .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .slice(0, MAX_CONTEXT_LINES);
+    .filter((line) => line.length > 0);
 }
 
 export interface EmbedPendingOptions {

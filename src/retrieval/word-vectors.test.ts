@@ -6,6 +6,7 @@ import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { l2Normalize } from '../core/ranking/cosine.js';
 import { WordTable } from '../embed/word-table.js';
+import { CONTEXT_RULE_VERSION } from '../core/text/capture-context.js';
 import { ManualClock } from '../store/contract/fixtures.js';
 import { embedPending, memoryVectors } from './embed-pending.js';
 import { retrieveDetailed } from './retrieve.js';
@@ -15,6 +16,8 @@ import {
   openWordEmbedder,
   WORD_CONTEXT_LINE_WEIGHT,
   WORD_MODEL_FAMILY,
+  WORD_VECTOR_RULE,
+  WORD_VECTOR_RULE_ID,
   wordModelId,
 } from './word-vectors.js';
 
@@ -53,7 +56,9 @@ describe('word vectors (SIF)', () => {
     }
     const small = await openWordEmbedder(app.store, table());
     expect(small.model).toBe(wordModelId(null));
-    expect(small.model).toMatch(new RegExp(`^${WORD_MODEL_FAMILY}-raw-r\\d+$`));
+    expect(small.model).toBe(
+      `${WORD_MODEL_FAMILY}-raw-r${WORD_VECTOR_RULE}-${CONTEXT_RULE_VERSION}`,
+    );
     expect(
       await embedPending(app.store, small, { max: 100, batchSize: 10, slot: 'extra' }),
     ).toEqual({
@@ -129,6 +134,15 @@ describe('word vectors (SIF)', () => {
       Float64Array.from(own!, (v, d) => v + WORD_CONTEXT_LINE_WEIGHT * (first![d]! + second![d]!)),
     );
     expect([...mixed!].map((v) => v.toFixed(5))).toEqual([...expected].map((v) => v.toFixed(5)));
+  });
+
+  it('names the context rule in its model id, so a new context rule is a new model', () => {
+    expect(WORD_VECTOR_RULE_ID).toBe(`r${WORD_VECTOR_RULE}-${CONTEXT_RULE_VERSION}`);
+    const component = [0.6, 0.8, 0];
+    const other = `r${WORD_VECTOR_RULE}-ctx-other`;
+    expect(wordModelId(component)).toBe(wordModelId(component, WORD_VECTOR_RULE_ID));
+    expect(wordModelId(component)).not.toBe(wordModelId(component, other));
+    expect(wordModelId(null)).not.toBe(wordModelId(null, other));
   });
 
   it('finds the dominant direction as the first component', () => {

@@ -8,7 +8,7 @@
  * the store were much worse.
  *
  * The common component is state of the store (`model_state`), so the model id names it, together with
- * the rule its memory vectors are built by (`WORD_VECTOR_RULE`): `glove-sif-100-<hash>`. It is estimated
+ * the rule its memory vectors are built by and the context rule (`WORD_VECTOR_RULE_ID`): `glove-sif-100-<hash>`. It is estimated
  * once the store holds `COMPONENT_MIN_DOCS` memories and again each time the store has grown
  * `COMPONENT_GROWTH`-fold; a new estimate, or a new rule, is a new model, whose vectors replace the old
  * model's (cheap: thousands of texts a second).
@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { isMemoryError } from '../core/errors.js';
 import { l2Normalize } from '../core/ranking/cosine.js';
 import { termOf, words } from '../core/text/analyze.js';
+import { CONTEXT_RULE_VERSION } from '../core/text/capture-context.js';
 import type { WordTable } from '../embed/word-table.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore } from '../store/store.js';
@@ -42,9 +43,15 @@ export const WORD_CONTEXT_LINE_WEIGHT = 0.5;
 
 /**
  * The version of how this leg builds a memory's vector, part of every model id: vectors stored under an
- * earlier rule belong to another model, so `openWordEmbedder` replaces them (1: context lines at 1).
+ * earlier rule belong to another model, so `openWordEmbedder` replaces them (1: context lines at 1;
+ * 2: at `WORD_CONTEXT_LINE_WEIGHT`; 3: the context positions of `MAX_CONTEXT_LINES`). The id also names
+ * the context rule (`CONTEXT_RULE_VERSION`), since a vector takes its context's text: a new context rule
+ * is a new model too.
  */
-export const WORD_VECTOR_RULE = 2;
+export const WORD_VECTOR_RULE = 3;
+
+/** `WORD_VECTOR_RULE` with the context rule its vectors were built from. */
+export const WORD_VECTOR_RULE_ID = `r${WORD_VECTOR_RULE}-${CONTEXT_RULE_VERSION}`;
 
 interface WordModelState extends Record<string, unknown> {
   model: string;
@@ -128,11 +135,17 @@ export function firstComponent(vectors: readonly Float64Array[]): Float64Array |
   return u;
 }
 
-/** The model id of vectors built by today's rule with `component` (rule 1 ids had no rule in them). */
-export function wordModelId(component: ArrayLike<number> | null): string {
-  if (component === null) return `${WORD_MODEL_FAMILY}-raw-r${WORD_VECTOR_RULE}`;
+/**
+ * The model id of vectors built by `rule` (default today's, `WORD_VECTOR_RULE_ID`) with `component`
+ * (rule 1 ids had no rule in them).
+ */
+export function wordModelId(
+  component: ArrayLike<number> | null,
+  rule: string = WORD_VECTOR_RULE_ID,
+): string {
+  if (component === null) return `${WORD_MODEL_FAMILY}-raw-${rule}`;
   const digest = createHash('sha256')
-    .update(`rule ${WORD_VECTOR_RULE};`)
+    .update(`rule ${rule};`)
     .update(Array.from(component, (x) => x.toFixed(6)).join(','))
     .digest('hex');
   return `${WORD_MODEL_FAMILY}-${digest.slice(0, 8)}`;

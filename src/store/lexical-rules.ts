@@ -9,10 +9,11 @@ import {
   type Bm25fParams,
   bm25fScore,
   countTerms,
+  type FieldCounts,
   type LexicalStats,
 } from '../core/ranking/bm25f.js';
 import { ANALYZER_VERSION, analyzeText } from '../core/text/analyze.js';
-import { CONTEXT_RULE_VERSION } from '../core/text/capture-context.js';
+import { CONTEXT_RULE_VERSION, contextLinesOf } from '../core/text/capture-context.js';
 import type { LexicalHit } from './store.js';
 
 /** What a lexical index is built from; stored with it, so a change of either rebuilds it on open. */
@@ -36,10 +37,24 @@ export function lexicalFields(
   tags: readonly string[],
   context: string,
 ): LexicalFields {
-  return {
-    body: analyzeText(tags.length === 0 ? content : `${content}\n${tags.join(' ')}`),
-    context: analyzeText(context),
-  };
+  return { body: analyzeText(bodyText(content, tags)), context: analyzeText(context) };
+}
+
+/** A memory's lexical document as BM25F scores it: the body, and the context by neighbour position. */
+export function scoredDocument(
+  content: string,
+  tags: readonly string[],
+  context: string,
+): FieldCounts {
+  return countTerms({
+    body: analyzeText(bodyText(content, tags)),
+    context: contextLinesOf(context).map(analyzeText),
+  });
+}
+
+/** The text of the body field: content and tags. */
+function bodyText(content: string, tags: readonly string[]): string {
+  return tags.length === 0 ? content : `${content}\n${tags.join(' ')}`;
 }
 
 /**
@@ -84,12 +99,7 @@ export function rankCandidates(
     .map((row) => ({
       id: row.id,
       seq: row.seq,
-      score: bm25fScore(
-        terms,
-        countTerms(lexicalFields(row.content, row.tags, row.context)),
-        stats,
-        params,
-      ),
+      score: bm25fScore(terms, scoredDocument(row.content, row.tags, row.context), stats, params),
     }))
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score || a.seq - b.seq)

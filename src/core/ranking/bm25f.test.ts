@@ -25,14 +25,33 @@ describe('bm25fScore', () => {
 
   it('counts a term in the context at the context weight, below the same term in the body', () => {
     const s = stats(50, { deploy: 5 });
-    const inBody = countTerms({ body: ['deploy', 'x'], context: ['y', 'z'] });
-    const inContext = countTerms({ body: ['x', 'y'], context: ['deploy', 'z'] });
+    const inBody = countTerms({ body: ['deploy', 'x'], context: [['y', 'z']] });
+    const inContext = countTerms({ body: ['x', 'y'], context: [['deploy', 'z']] });
     const inBodyScore = bm25fScore(['deploy'], inBody, s, RECALL_BM25F);
     const inContextScore = bm25fScore(['deploy'], inContext, s, RECALL_BM25F);
     expect(inContextScore).toBeGreaterThan(0);
     expect(inContextScore).toBeLessThan(inBodyScore);
-    const noContext = { ...RECALL_BM25F, weights: { body: 1, context: 0 } };
+    const { k1, b } = RECALL_BM25F;
+    const noContext = { k1, b, weights: { body: 1, context: 0 } };
+    expect(bm25fScore(['deploy'], inContext, s, { ...noContext, contextLines: [0] })).toBe(0);
     expect(bm25fScore(['deploy'], inContext, s, noContext)).toBe(0);
+  });
+
+  it('weighs each context line by its neighbour position, and counts the lines in the length', () => {
+    const s = stats(50, { deploy: 5 }, 500, 1000);
+    const params = { k1: 1.2, b: 0.5, weights: { body: 1, context: 0.5 }, contextLines: [0.5, 0.3] };
+    const first = countTerms({ body: ['x'], context: [['deploy'], ['y']] });
+    const second = countTerms({ body: ['x'], context: [['y'], ['deploy']] });
+    // avgdl = (500 + 0.4 × 1000) / 50 = 18; dl = 1 + 0.5 + 0.3 = 1.8 → norm = 1.2 × (0.5 + 0.5 × 0.1)
+    const norm = 1.2 * (0.5 + (0.5 * 1.8) / 18);
+    const expected = (w: number) => (idf(50, 5) * w * 2.2) / (w + norm);
+    expect(bm25fScore(['deploy'], first, s, params)).toBeCloseTo(expected(0.5), 12);
+    expect(bm25fScore(['deploy'], second, s, params)).toBeCloseTo(expected(0.3), 12);
+    // A line beyond the list weighs the context's field weight.
+    const third = countTerms({ body: ['x'], context: [[], [], ['deploy']] });
+    expect(bm25fScore(['deploy'], third, s, params)).toBeGreaterThan(
+      bm25fScore(['deploy'], second, s, params),
+    );
   });
 
   it('saturates term frequency with k1 and penalises length with b', () => {

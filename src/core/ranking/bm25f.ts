@@ -14,21 +14,34 @@ export const LEXICAL_FIELDS: readonly LexicalField[] = ['body', 'context'];
 export interface Bm25fParams {
   k1: number;
   b: number;
-  /** Relative weight of each field's term counts and length. */
+  /**
+   * Relative weight of each field's term counts and length. The context's is also its column weight in
+   * the backends' own index (which orders candidates), and the weight of every context line when
+   * `contextLines` is not given.
+   */
   weights: Readonly<Record<LexicalField, number>>;
+  /**
+   * Weight of each context line by the neighbour's position (core/text/capture-context.ts
+   * `contextLinesOf`: the ones before, oldest first, then the ones after, nearest first); a line
+   * beyond the list weighs `weights.context`.
+   */
+  contextLines?: readonly number[];
 }
 
 /**
- * The recall setting, chosen on LoCoMo conversations 0–4 only (`npm run bench:sweep`, docs/benchmarks.md:
- * hook path R@10 0.847 against 0.840 for k1 0.9): b 0.2 because memory lengths vary by two orders of
- * magnitude (1–87 words a dialogue turn), so a strong length penalty buries the long, informative ones;
- * context at half the memory's own text (0.25 and 0.35 scored lower), so it helps find a memory without
- * making its neighbours indistinguishable from it.
+ * The recall setting, chosen on LoCoMo conversations 0–4 only (`npm run bench:sweep`, docs/benchmarks.md).
+ * b 0.2 because memory lengths vary by two orders of magnitude (1–87 words a dialogue turn), so a strong
+ * length penalty buries the long, informative ones. Context lines weigh by position: the two neighbours
+ * before at half the memory's own text, the next one at 0.3, the one after it at 0.1, so the context helps
+ * find a memory without making its neighbours indistinguishable from it. Hook path (no embedder) R@10 /
+ * MRR@10: one weight of 0.5 for every line 0.850 / 0.578, these weights 0.853 / 0.583 (k1 0.9:
+ * 0.851 / 0.579).
  */
 export const RECALL_BM25F: Bm25fParams = {
   k1: 1.2,
   b: 0.2,
   weights: { body: 1, context: 0.5 },
+  contextLines: [0.5, 0.5, 0.3, 0.1],
 };
 
 /** The smallest pool of candidates re-scored per lexical search. */
@@ -54,29 +67,50 @@ export interface LexicalStats {
   docFrequency: ReadonlyMap<string, number>;
 }
 
-/** One document as term counts per field and field lengths (in terms). */
-export interface FieldCounts {
-  counts: Readonly<Record<LexicalField, ReadonlyMap<string, number>>>;
-  lengths: Readonly<Record<LexicalField, number>>;
+/** Term counts of one field (or one context line) and its length in terms. */
+export interface TermCounts {
+  counts: ReadonlyMap<string, number>;
+  length: number;
 }
 
-/** Term counts of analysed field terms. */
-export function countTerms(fields: Readonly<Record<LexicalField, readonly string[]>>): FieldCounts {
-  const tally = (terms: readonly string[]): Map<string, number> => {
-    const map = new Map<string, number>();
-    for (const term of terms) map.set(term, (map.get(term) ?? 0) + 1);
-    return map;
+/** One document: its body, and its context line by line (position k = `contextLines[k]`). */
+export interface FieldCounts {
+  body: TermCounts;
+  context: readonly TermCounts[];
+}
+
+/** Term counts of analysed terms: the body's, and each context line's. */
+export function countTerms(fields: {
+  body: readonly string[];
+  context: readonly (readonly string[])[];
+}): FieldCounts {
+  const tally = (terms: readonly string[]): TermCounts => {
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    return { counts, length: terms.length };
   };
-  return {
-    counts: { body: tally(fields.body), context: tally(fields.context) },
-    lengths: { body: fields.body.length, context: fields.context.length },
-  };
+  return { body: tally(fields.body), context: fields.context.map(tally) };
 }
 
 /** Lucene's IDF: ln(1 + (N − n + 0.5) / (n + 0.5)), never negative. */
 export function idf(docs: number, docFrequency: number): number {
   const n = Math.min(Math.max(0, docFrequency), Math.max(0, docs));
   return Math.log(1 + (Math.max(0, docs) - n + 0.5) / (n + 0.5));
+}
+
+function lineWeight(params: Bm25fParams, line: number): number {
+  return Math.max(0, params.contextLines?.[line] ?? params.weights.context);
+}
+
+/**
+ * What one context term weighs on average in the collection's length: the mean of the line weights.
+ * The collection keeps one total for the context field, not one per position; in a session every
+ * memory stands at each position of about as many others, so the positions hold about equal shares.
+ */
+function meanLineWeight(params: Bm25fParams): number {
+  const lines = params.contextLines;
+  if (lines === undefined || lines.length === 0) return Math.max(0, params.weights.context);
+  return lines.reduce((sum, w) => sum + Math.max(0, w), 0) / lines.length;
 }
 
 /**
@@ -89,22 +123,20 @@ export function bm25fScore(
   stats: LexicalStats,
   params: Bm25fParams,
 ): number {
-  const { k1, b, weights } = params;
+  const { k1, b } = params;
   if (!(k1 >= 0) || !(b >= 0 && b <= 1) || stats.docs <= 0) return 0;
-  let avgLength = 0;
-  let length = 0;
-  for (const field of LEXICAL_FIELDS) {
-    const w = Math.max(0, weights[field]);
-    avgLength += (w * stats.fieldTerms[field]) / stats.docs;
-    length += w * doc.lengths[field];
-  }
+  const bodyWeight = Math.max(0, params.weights.body);
+  const avgLength =
+    (bodyWeight * stats.fieldTerms.body + meanLineWeight(params) * stats.fieldTerms.context) /
+    stats.docs;
+  const lines = doc.context.map((line, k) => ({ line, weight: lineWeight(params, k) }));
+  let length = bodyWeight * doc.body.length;
+  for (const { line, weight } of lines) length += weight * line.length;
   const norm = k1 * (1 - b + (avgLength > 0 ? (b * length) / avgLength : b));
   let score = 0;
   for (const term of new Set(terms)) {
-    let tf = 0;
-    for (const field of LEXICAL_FIELDS) {
-      tf += Math.max(0, weights[field]) * (doc.counts[field].get(term) ?? 0);
-    }
+    let tf = bodyWeight * (doc.body.counts.get(term) ?? 0);
+    for (const { line, weight } of lines) tf += weight * (line.counts.get(term) ?? 0);
     if (tf === 0) continue;
     score += (idf(stats.docs, stats.docFrequency.get(term) ?? 0) * tf * (k1 + 1)) / (tf + norm);
   }

@@ -29,7 +29,7 @@ async function capture(
 export function describeContextContract(h: Harness): void {
   describe('context', () => {
     h.test(
-      'derives a capture’s context from its session neighbours, before and after',
+      'derives a capture’s context from its session neighbours, one line per position, two before and two after',
       async () => {
         const store = await h.open();
         const error = await capture(store, 'npm test failed: ECONNRESET talking to the registry');
@@ -38,14 +38,31 @@ export function describeContextContract(h: Harness): void {
         const later = await capture(store, 'Ran the build again');
         const elsewhere = await capture(store, 'Other project note', { projectKey: PROJECT_B });
         const get = async (id: string) => (await store.getMemory(id))!.context;
-        expect(await get(error)).toBe('Set the proxy in .npmrc; npm test passes');
+        // Lines: the second and the first before, then the first and the second after; a missing
+        // neighbour is an empty line, trailing empty lines are dropped.
+        expect(await get(error)).toBe(
+          '\n\nSet the proxy in .npmrc; npm test passes\nEdited .npmrc: proxy=http://proxy.internal:3128',
+        );
         expect(await get(fix)).toBe(
-          'npm test failed: ECONNRESET talking to the registry\nEdited .npmrc: proxy=http://proxy.internal:3128',
+          '\nnpm test failed: ECONNRESET talking to the registry\nEdited .npmrc: proxy=http://proxy.internal:3128\nRan the build again',
+        );
+        expect(await get(edit)).toBe(
+          'npm test failed: ECONNRESET talking to the registry\nSet the proxy in .npmrc; npm test passes\nRan the build again',
         );
         expect(await get(later)).toBe(
           'Set the proxy in .npmrc; npm test passes\nEdited .npmrc: proxy=http://proxy.internal:3128',
         );
-        expect(await get(edit)).toContain('Ran the build again');
+        // A neighbour's own line breaks stay on its line, so every line keeps its position.
+        const multi = await capture(store, 'npm run build failed:\n  TS2345 in src/app.ts');
+        expect(await get(later)).toBe(
+          'Set the proxy in .npmrc; npm test passes\nEdited .npmrc: proxy=http://proxy.internal:3128\nnpm run build failed: TS2345 in src/app.ts',
+        );
+        expect(await get(edit)).toBe(
+          'npm test failed: ECONNRESET talking to the registry\nSet the proxy in .npmrc; npm test passes\nRan the build again\nnpm run build failed: TS2345 in src/app.ts',
+        );
+        expect(await get(multi)).toBe(
+          'Edited .npmrc: proxy=http://proxy.internal:3128\nRan the build again',
+        );
         expect(await get(elsewhere)).toBe('');
         const plain = await store.remember({ content: 'No session here', projectKey: PROJECT_A });
         expect(plain.memory.context).toBe('');
@@ -90,9 +107,9 @@ export function describeContextContract(h: Harness): void {
         const after = await capture(store, 'Kept the cache, raised the TTL to 10 minutes');
         expect((await store.getMemory(fetched))!.context).toBe('');
         expect((await store.getMemory(before))!.context).toBe(
-          'Kept the cache, raised the TTL to 10 minutes',
+          '\n\nKept the cache, raised the TTL to 10 minutes',
         );
-        expect((await store.getMemory(after))!.context).toBe('Benchmarked the cache: 40 ms p95');
+        expect((await store.getMemory(after))!.context).toBe('\nBenchmarked the cache: 40 ms p95');
         await store.setQuarantine(after, 'rejected', 'cli');
         expect((await store.getMemory(before))!.context).toBe('');
         expect((await store.getMemory(after))!.context).toBe('');
@@ -106,12 +123,12 @@ export function describeContextContract(h: Harness): void {
       const c = await capture(store, 'Sessions now live in Postgres');
       expect((await store.getMemory(a))!.context).toContain('hunter2');
       expect(await store.forget(secret)).toBe(true);
-      expect((await store.getMemory(a))!.context).toBe('Sessions now live in Postgres');
-      expect((await store.getMemory(c))!.context).toBe('Decided to drop Redis for sessions');
+      expect((await store.getMemory(a))!.context).toBe('\n\nSessions now live in Postgres');
+      expect((await store.getMemory(c))!.context).toBe('\nDecided to drop Redis for sessions');
       expect(await store.searchLexical('hunter2', { limit: 10 })).toEqual([]);
       await store.updateMemory(c, { content: 'Sessions now live in Postgres, table sessions' });
       expect((await store.getMemory(a))!.context).toBe(
-        'Sessions now live in Postgres, table sessions',
+        '\n\nSessions now live in Postgres, table sessions',
       );
       expect(await h.options.inspect(store)).toMatchObject({ problems: [] });
     });
@@ -126,7 +143,7 @@ export function describeContextContract(h: Harness): void {
       for (const record of exported) await target.importMemory(record);
       const reimported = [];
       for await (const record of target.exportMemories()) reimported.push(record);
-      expect(reimported.map((m) => m.context)).toEqual(['second', 'first']);
+      expect(reimported.map((m) => m.context)).toEqual(['\n\nsecond', '\nfirst']);
       expect((await target.searchLexical('second', { limit: 5 })).length).toBe(2);
     });
   });

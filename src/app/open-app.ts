@@ -48,6 +48,11 @@ export interface OpenAppOptions extends LoadConfigOptions {
    * for a load at start. One-shot commands and hooks leave it off.
    */
   residentVectors?: boolean;
+  /**
+   * A process on a deadline (a hook): a long one-off rebuild of the SQLite store's lexical index is
+   * refused (STORE_BUSY) rather than done here, and left to the engine or a command.
+   */
+  deferLongRebuild?: boolean;
 }
 
 /** The wall clock. */
@@ -80,7 +85,12 @@ export async function openApp(options: OpenAppOptions = {}): Promise<App> {
   ensureHome(config.home);
   const store = await openStore(
     config,
-    { clock, ids, residentVectors: options.residentVectors },
+    {
+      clock,
+      ids,
+      residentVectors: options.residentVectors,
+      deferLongRebuild: options.deferLongRebuild,
+    },
     log,
   );
   let closed = false;
@@ -140,7 +150,12 @@ function ensureHome(home: string): void {
 
 async function openStore(
   config: Config,
-  { clock, ids, residentVectors }: { clock: Clock; ids: IdSource; residentVectors?: boolean },
+  {
+    clock,
+    ids,
+    residentVectors,
+    deferLongRebuild,
+  }: { clock: Clock; ids: IdSource; residentVectors?: boolean; deferLongRebuild?: boolean },
   log: Logger,
 ): Promise<MemoryStore> {
   // Lazy imports: a process loads the driver of the configured backend only, so a hook on the SQLite
@@ -159,6 +174,7 @@ async function openStore(
       author,
       rekeyProject: portableKeyOf,
       residentVectors: residentVectors === true,
+      deferLongRebuild: deferLongRebuild === true,
       onVectorMirrorError: (what, error) =>
         log.warn(`resident vector mirror: ${what}`, { error: String(error) }),
     });

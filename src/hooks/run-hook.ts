@@ -112,7 +112,9 @@ type Stage = 'read' | 'parse' | 'validate' | 'open' | 'handle' | 'write' | 'clos
 async function defaultOpenApp(config: Config, log: Logger): Promise<App> {
   const { openApp } = await import('../app/open-app.js');
   const busyTimeoutMs = Math.min(config.busyTimeoutMs, HOOK_BUSY_TIMEOUT_MS);
-  return openApp({ config: { ...config, busyTimeoutMs }, log });
+  // A one-off index rebuild after an upgrade can take seconds on a large store: the engine or a command
+  // does it, the hook spools or injects nothing meanwhile (STORE_BUSY).
+  return openApp({ config: { ...config, busyTimeoutMs }, log, deferLongRebuild: true });
 }
 
 function hookLogger(env: NodeJS.ProcessEnv): { log: Logger; config?: Config } {

@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 
+import { MemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import { ulidSource } from '../default-ids.js';
@@ -19,7 +20,11 @@ import { assertAuthor, type Author } from '../write-rules.js';
 import { rotateBackups } from './sqlite-backup-files.js';
 import { configureConnection } from './sqlite-connection.js';
 import { translateSqliteError } from './sqlite-errors.js';
-import { ensureLexicalIndex, lexicalIndexStale } from './sqlite-lexical.js';
+import {
+  ensureLexicalIndex,
+  INLINE_REBUILD_MAX_ROWS,
+  lexicalIndexStale,
+} from './sqlite-lexical.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 import { migrate } from './sqlite-migrate.js';
 import { MIGRATIONS, VIEWS } from './sqlite-schema.js';
@@ -55,6 +60,12 @@ export interface OpenSqliteStoreOptions {
   residentVectors?: boolean;
   /** Where the resident mirror reports that it gave up (searches stay exact through vec0). */
   onVectorMirrorError?: (what: string, error: unknown) => void;
+  /**
+   * For a process on a deadline (a hook): when the lexical index must be rebuilt over more than
+   * `INLINE_REBUILD_MAX_ROWS` memories (a new analyser or context rule), throw STORE_BUSY instead of
+   * rebuilding, and leave the rebuild to the next process without one (the engine, any command).
+   */
+  deferLongRebuild?: boolean;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -103,10 +114,13 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
       views: VIEWS,
       rekeyProject: options.rekeyProject,
     });
+    if (report.backupPath !== null) rotateBackups(path);
     // The lexical index is built in code (core's analyser): right after the v8 migration, or when the
     // analyser or the context rule changed. Once per store; re-checked under the write lock.
-    if (lexicalIndexStale(db)) immediateTransaction(db, () => ensureLexicalIndex(db));
-    if (report.backupPath !== null) rotateBackups(path);
+    if (lexicalIndexStale(db)) {
+      if (options.deferLongRebuild === true) refuseLongRebuild(db, path);
+      immediateTransaction(db, () => ensureLexicalIndex(db));
+    }
     const mirror =
       options.residentVectors === true
         ? new SqliteVectorMirror(db, { onError: options.onVectorMirrorError })
@@ -126,6 +140,21 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
     db.close();
     throw translateSqliteError(error, path);
   }
+}
+
+/**
+ * Throws STORE_BUSY when rebuilding the lexical index would take a process on a deadline too long: about
+ * 0.1 ms a memory (`docs/benchmarks.md`, 100,000 memories in 10 s), and synchronous, so a hook's deadline
+ * could not cut it short.
+ */
+function refuseLongRebuild(db: SqliteLike, path: string): void {
+  const { rows } = db.prepare('SELECT count(*) AS rows FROM memories').get() as { rows: number };
+  if (rows <= INLINE_REBUILD_MAX_ROWS) return;
+  throw new MemoryError(
+    'STORE_BUSY',
+    `The search index of ${path} must be rebuilt for this version of mnemo (${rows} memories), which ` +
+      'a hook does not wait for. Run any mnemo command (mnemo doctor) or start the engine to rebuild it.',
+  );
 }
 
 export interface ConnectOptions {

@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { isMemoryError } from '../../core/errors.js';
 import { ManualClock } from '../contract/fixtures.js';
+import { LEXICAL_INDEX_VERSION } from '../lexical-rules.js';
 import type { MemoryStore } from '../store.js';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { INLINE_REBUILD_MAX_ROWS } from './sqlite-lexical.js';
 import { rankedLexicalWindow } from './sqlite-search.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-sqlite-lexical-'));
@@ -75,5 +79,75 @@ describe('SQLite lexical candidates', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('rebuilding the lexical index on open', () => {
+  const staleStore = async (
+    name: string,
+    memories: number,
+  ): Promise<{ path: string; earlier: number }> => {
+    const path = join(dir, name, 'mnemo.db');
+    const store = await openSqliteStore({ path });
+    for (let i = 0; i < memories; i += 1) {
+      await store.remember({
+        content: `Turn ${i} about the deploy`,
+        projectKey: 'mine',
+        origin: 'local_exec',
+        sessionId: `s-${Math.floor(i / 50)}`,
+      });
+    }
+    await store.close();
+    // As an earlier context rule left it: another index version and contexts of another shape.
+    const db = new Database(path);
+    db.prepare("UPDATE lexical_state SET analyzer = 'porter2-v1+ctx-earlier' WHERE id = 1").run();
+    const { changes } = db
+      .prepare("UPDATE memories SET context = 'earlier' WHERE context != ''")
+      .run();
+    db.close();
+    return { path, earlier: changes };
+  };
+  const indexState = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return {
+        analyzer: (db.prepare('SELECT analyzer FROM lexical_state').get() as { analyzer: string })
+          .analyzer,
+        earlier: (
+          db.prepare("SELECT count(*) AS n FROM memories WHERE context = 'earlier'").get() as {
+            n: number;
+          }
+        ).n,
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it(`leaves a rebuild over more than ${INLINE_REBUILD_MAX_ROWS} memories to a process without a deadline`, async () => {
+    const { path, earlier } = await staleStore('large', INLINE_REBUILD_MAX_ROWS + 1);
+    expect(earlier).toBeGreaterThan(INLINE_REBUILD_MAX_ROWS - 50);
+    const deferred = await openSqliteStore({ path, deferLongRebuild: true }).catch(
+      (error: unknown) => error,
+    );
+    expect(isMemoryError(deferred, 'STORE_BUSY')).toBe(true);
+    expect((deferred as Error).message).toMatch(/must be rebuilt.*mnemo doctor/);
+    expect(indexState(path)).toEqual({
+      analyzer: 'porter2-v1+ctx-earlier',
+      earlier,
+    });
+    const store = await openSqliteStore({ path });
+    expect(indexState(path)).toEqual({ analyzer: LEXICAL_INDEX_VERSION, earlier: 0 });
+    expect((await store.searchLexical('deploy', { limit: 3 })).length).toBe(3);
+    await store.close();
+    // Once rebuilt, the deadline-bound open goes through.
+    await (await openSqliteStore({ path, deferLongRebuild: true })).close();
+  });
+
+  it('rebuilds a small store on open even for a process with a deadline', async () => {
+    const { path } = await staleStore('small', 60);
+    const store = await openSqliteStore({ path, deferLongRebuild: true });
+    expect(indexState(path)).toEqual({ analyzer: LEXICAL_INDEX_VERSION, earlier: 0 });
+    await store.close();
   });
 });

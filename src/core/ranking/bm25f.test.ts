@@ -39,7 +39,12 @@ describe('bm25fScore', () => {
 
   it('weighs each context line by its neighbour position, and counts the lines in the length', () => {
     const s = stats(50, { deploy: 5 }, 500, 1000);
-    const params = { k1: 1.2, b: 0.5, weights: { body: 1, context: 0.5 }, contextLines: [0.5, 0.3] };
+    const params = {
+      k1: 1.2,
+      b: 0.5,
+      weights: { body: 1, context: 0.5 },
+      contextLines: [0.5, 0.3],
+    };
     const first = countTerms({ body: ['x'], context: [['deploy'], ['y']] });
     const second = countTerms({ body: ['x'], context: [['y'], ['deploy']] });
     // avgdl = (500 + 0.4 × 1000) / 50 = 18; dl = 1 + 0.5 + 0.3 = 1.8 → norm = 1.2 × (0.5 + 0.5 × 0.1)

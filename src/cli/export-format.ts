@@ -20,6 +20,7 @@ import { sourceUrlOf } from '../core/origin/source-url.js';
 import { defaultTeamVisible, requiresReview } from '../core/privileges/privileges.js';
 import { contentHash } from '../store/content-hash.js';
 import type { ExportedMemory, ImportOutcome, MemoryStore } from '../store/store.js';
+import { markVectorRuleUnknown } from '../store/vector-rules.js';
 
 const memoryId = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
 const timestamp = z.iso.datetime();
@@ -283,6 +284,10 @@ export async function importLines(
   lines: readonly ExportLine[],
 ): Promise<ImportReport> {
   const report: ImportReport = { results: [], imported: 0, skipped: 0 };
+  // An export does not say which rule built its vectors (store/vector-rules.ts): before any arrives,
+  // the store's record of its rule stops vouching for that model's vectors, so they are rebuilt.
+  const models = new Set(lines.flatMap(({ record }) => record.vector?.model ?? []));
+  for (const model of models) await markVectorRuleUnknown(store, model);
   for (const { line, record } of lines) {
     let outcome: ImportOutcome;
     try {

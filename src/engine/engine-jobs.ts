@@ -10,7 +10,7 @@ import type { App } from '../app/open-app.js';
 import { type StoreBackups, storeBackups } from '../app/store-backups.js';
 import { isMemoryError } from '../core/errors.js';
 import type { Embedder } from '../ports/embedder.js';
-import { embedPending } from '../retrieval/embed-pending.js';
+import { adoptVectorRule, embedPending } from '../retrieval/embed-pending.js';
 import { type DrainReport, drainSpool } from '../spool/drain-spool.js';
 import { type BackupLauncher, packageLauncher, takeDailyBackup } from './engine-backup.js';
 
@@ -26,7 +26,15 @@ export interface EngineJobs {
   tick(): Promise<TickReport>;
   /** Drains the spool now (after any drain already running), for the `drain` request. */
   drainNow(): Promise<DrainReport>;
-  /** The embedder still in use, or undefined once it failed to load. */
+  /**
+   * Records the embedder's vector rule in the store, dropping vectors of an earlier rule (embed-pending.ts);
+   * false when the store refused (logged; the next tick tries again).
+   */
+  adoptRule(): Promise<boolean>;
+  /**
+   * The embedder for recall: undefined once it failed to load, and until its vector rule is adopted, so
+   * recall never ranks vectors of an earlier rule.
+   */
   embedder(): Embedder | undefined;
   /** The words leg's embedder once its table is ready (built on the first tick when missing). */
   wordEmbedder(): Embedder | undefined;
@@ -53,6 +61,7 @@ const MAX_STUCK = 1000;
 export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
   const { app } = options;
   let embedder = options.embedder;
+  let adopted = false;
   let stuck = 0;
   let words: Embedder | undefined;
   let wordsOff = false;
@@ -106,6 +115,7 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
         max: options.batchSize + stuck,
         batchSize: options.batchSize,
       });
+      adopted = true;
       stuck = Math.min(MAX_STUCK, report.skipped);
       return { embedded: report.embedded, more: report.embedded >= options.batchSize };
     } catch (error) {
@@ -175,7 +185,27 @@ export function createEngineJobs(options: EngineJobsOptions): EngineJobs {
       await backingUp;
     },
     drainNow,
-    embedder: () => embedder,
+    async adoptRule() {
+      if (embedder === undefined || adopted) return adopted;
+      try {
+        const report = await adoptVectorRule(app.store, embedder);
+        if (report.dropped > 0) {
+          app.log.info('engine: dropped vectors of an older rule; rebuilding them', {
+            model: embedder.model,
+            dropped: report.dropped,
+            rule: report.rule,
+          });
+        }
+        adopted = true;
+      } catch (error) {
+        app.log.error('engine: could not record the vector rule; vector leg off until it is', {
+          model: embedder.model,
+          error: String(error),
+        });
+      }
+      return adopted;
+    },
+    embedder: () => (adopted ? embedder : undefined),
     wordEmbedder: () => words,
   };
 }

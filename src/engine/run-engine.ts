@@ -157,6 +157,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
       embedder: models.embedder,
       batchSize: options.embedBatch ?? ENGINE_EMBED_BATCH,
     });
+    await jobs.adoptRule();
     let lastActivity = Date.now();
     const touch = () => {
       lastActivity = Date.now();

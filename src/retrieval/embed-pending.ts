@@ -1,14 +1,24 @@
 /**
  * Fills in missing vectors: memories stored without one (every capture, since hooks never embed) get
- * embedded in batches by whichever process owns an embedder (`mnemo recall`, `mnemo reembed`, later the
+ * embedded in batches by whichever process owns an embedder (`mnemo recall`, `mnemo reembed`, the
  * resident engine). Progress is the store itself: a memory with a vector of the model is no longer
  * listed, so an interrupted run resumes where it stopped and embeds nothing twice.
+ *
+ * A sentence vector is built by a rule (`sentenceVectorRule`), recorded per model in the store
+ * (store/vector-rules.ts). Before it embeds, a process adopts today's rule (`adoptVectorRule`): vectors
+ * of an earlier rule are dropped, so they are listed as missing and rebuilt here, and recall never ranks
+ * vectors of two rules against each other.
  */
 import type { Memory } from '../core/memory.js';
 import { l2Normalize } from '../core/ranking/cosine.js';
-import { CONTEXT_BEFORE, contextLinesOf } from '../core/text/capture-context.js';
+import {
+  CONTEXT_BEFORE,
+  CONTEXT_RULE_VERSION,
+  contextLinesOf,
+} from '../core/text/capture-context.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { MemoryStore, Scope } from '../store/store.js';
+import { readVectorRule, writeVectorRule } from '../store/vector-rules.js';
 
 /**
  * Weight of each line of the context in a memory's vector: `normalise(v(content) + w · Σ v(line))`. The
@@ -28,6 +38,62 @@ export const CONTEXT_LINE_WEIGHT = 1;
  * 0.864 / 0.599, with the fourth at 0.3 or 1 0.861 / 0.595 and 0.863 / 0.585 (docs/benchmarks.md).
  */
 export const MAX_CONTEXT_LINES = CONTEXT_BEFORE + 1;
+
+/**
+ * The version of how `memoryVectors` builds a memory's sentence vector; bump it with any change there.
+ * 1 (never recorded): the content's vector, later plus one vector of the whole context at 0.5;
+ * 2: plus a vector per context line; 3: per context line by position (p2, p1, n1).
+ */
+export const MEMORY_VECTOR_RULE = 3;
+
+/**
+ * The rule `embedder`'s memory vectors are built by: the version, the context line weight, the line cap
+ * and the context rule (`CONTEXT_RULE_VERSION`: a vector takes its context's text, so a new context rule
+ * is a new vector rule too), so a change of any of them renews the vectors.
+ */
+export function sentenceVectorRule(embedder: Embedder): string {
+  const weight = embedder.contextLineWeight ?? CONTEXT_LINE_WEIGHT;
+  return `r${MEMORY_VECTOR_RULE}-w${weight}-l${MAX_CONTEXT_LINES}-${CONTEXT_RULE_VERSION}`;
+}
+
+export interface AdoptedRule {
+  rule: string;
+  /** Vectors of an earlier rule this call dropped. */
+  dropped: number;
+  /** The rule they were built by (null: unrecorded, from before rules were recorded). */
+  droppedRule: string | null;
+  /** Vectors of an earlier rule dropped, by this call or before, that are not all rebuilt yet. */
+  unrebuilt: number;
+}
+
+/**
+ * Makes today's rule the one every stored sentence vector of `embedder.model` is built by: when the
+ * store records another rule (or none, and holds vectors of the model), those vectors are dropped first,
+ * then the rule is recorded. Dropped, not kept aside: they are never ranked again, and the memories are
+ * listed as missing, so whatever fills missing vectors rebuilds them. In that order, a crash between the
+ * two steps leaves nothing of the old rule recorded as new. Cheap when the rule is already recorded
+ * (one read).
+ */
+export async function adoptVectorRule(
+  store: MemoryStore,
+  embedder: Embedder,
+): Promise<AdoptedRule> {
+  const rule = sentenceVectorRule(embedder);
+  const saved = await readVectorRule(store, embedder.model);
+  if (saved?.rule === rule) {
+    return { rule, dropped: 0, droppedRule: null, unrebuilt: saved.dropped };
+  }
+  const held = (await store.stats()).vectors[embedder.model] ?? 0;
+  const dropped = held > 0 ? await store.deleteVectorModel(embedder.model) : 0;
+  const droppedRule = saved?.rule ?? null;
+  const unrebuilt = (saved?.dropped ?? 0) + dropped;
+  await writeVectorRule(store, embedder.model, {
+    rule,
+    dropped: unrebuilt,
+    droppedRule: dropped > 0 ? droppedRule : (saved?.droppedRule ?? null),
+  });
+  return { rule, dropped, droppedRule, unrebuilt };
+}
 
 /** The context lines that get a vector of their own: positions p2, p1, n1, in order, empty ones dropped. */
 export function contextLines(context: string): string[] {
@@ -67,6 +133,9 @@ export async function embedPending(
   embedder: Embedder,
   options: EmbedPendingOptions,
 ): Promise<EmbedPendingReport> {
+  // Extra models (the words leg) name their rule in their model id (retrieval/word-vectors.ts).
+  const sentence = options.slot !== 'extra';
+  const adopted = sentence ? await adoptVectorRule(store, embedder) : undefined;
   let embedded = 0;
   let skipped = 0;
   const skippedIds = new Set<string>();
@@ -95,7 +164,20 @@ export async function embedPending(
     }
     options.onProgress?.(embedded);
   }
+  // The count of rebuilt vectors is cleared only once a whole-store run finds nothing left.
+  if (adopted !== undefined && adopted.unrebuilt > 0 && options.scope === undefined) {
+    const left = await store.listUnembedded(embedder.model, skippedIds.size + 1);
+    if (left.every((m) => skippedIds.has(m.id))) await caughtUp(store, embedder.model);
+  }
   return { embedded, skipped };
+}
+
+/** Every memory has a vector of `model` again: the dropped vectors of an earlier rule are rebuilt. */
+export async function caughtUp(store: MemoryStore, model: string): Promise<void> {
+  const saved = await readVectorRule(store, model);
+  if (saved !== undefined && saved.dropped > 0) {
+    await writeVectorRule(store, model, { ...saved, dropped: 0, droppedRule: null });
+  }
 }
 
 /**

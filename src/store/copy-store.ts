@@ -8,6 +8,7 @@
  */
 import { isMemoryError } from '../core/errors.js';
 import type { InjectionRecord, MemoryStore } from './store.js';
+import { carryVectorRules } from './vector-rules.js';
 
 export type CopyPhase = 'memories' | 'audit' | 'ledger' | 'verify';
 
@@ -49,6 +50,8 @@ export async function copyStore(
     ledger: { source: 0, appended: 0 },
     problems: [],
   };
+  // Before any vector arrives, so the target's record of which rule built its vectors stays true.
+  await carryVectorRules(source, target);
   const ids: string[] = [];
   for await (const record of source.exportMemories()) {
     ids.push(record.id);

@@ -396,7 +396,11 @@ export interface MemoryStore {
   /** The stored vectors of `model` for those of `ids` that have one (fusion scores every candidate). */
   getVectors(ids: readonly MemoryId[], model: string): Promise<Map<MemoryId, Float32Array>>;
 
-  /** Deletes every vector of `model` (a derived model whose state changed). Returns how many. */
+  /**
+   * Deletes every vector of `model` and its vector spaces (a derived model whose state changed, or a
+   * sentence model whose vectors were built by an earlier rule: store/vector-rules.ts); memories whose
+   * sentence vector it was are listed by `listUnembedded` again. Returns how many.
+   */
   deleteVectorModel(model: string): Promise<number>;
 
   /**

@@ -13,6 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { engineRecall } from '../../src/engine/engine-call.js';
 import { pingEngine } from '../../src/engine/engine-client.js';
 import { MAX_REQUEST_BYTES } from '../../src/engine/engine-protocol.js';
+import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
+import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { openTestApp } from '../helpers/test-app.js';
@@ -224,6 +226,50 @@ describe('mnemo serve (built binary)', () => {
     await engines.start(t, ['--idle-exit', '0']);
     await waitFor('the engine to embed every memory', async () => (await unembedded(t)) === 0);
     expect((await pingEngine({ home: t.home }, 5000))?.queues.unembedded).toBe(0);
+  });
+
+  it('drops vectors of an older rule when it starts and rebuilds them in the background', async () => {
+    const t = hashHome();
+    for (const text of ['the staging database lags one day', 'deploys go through make release']) {
+      expect((await t.run(['remember', text])).code).toBe(0);
+    }
+    expect((await t.run(['reembed'])).code).toBe(0);
+    // What the code before rules were recorded left: the same vectors, no rule record.
+    const spacesOf = () => {
+      const db = openRawSqlite(t.dbPath);
+      try {
+        db.prepare("DELETE FROM model_state WHERE model LIKE 'vector-rule:%'").run();
+        return db.prepare('SELECT table_name FROM vector_spaces').pluck().all() as string[];
+      } finally {
+        db.close();
+      }
+    };
+    const before = spacesOf();
+    expect(before).toHaveLength(1);
+    await engines.start(t, ['--idle-exit', '0']);
+    await waitFor('the engine to rebuild both vectors', async () => {
+      const check = doctorCheck((await doctorJson(t)).report, 'vectors');
+      return check.ok && check.data?.['vectors'] === 2;
+    });
+    const after = openRawSqlite(t.dbPath);
+    try {
+      const tables = after
+        .prepare('SELECT table_name FROM vector_spaces')
+        .pluck()
+        .all() as string[];
+      expect(tables).toHaveLength(1);
+      expect(after.prepare(`SELECT count(*) FROM ${tables[0]}`).pluck().get()).toBe(2);
+      // Dropped, then rebuilt: the audit log holds the drop of both.
+      const drops = after
+        .prepare("SELECT detail FROM audit_log WHERE action = 'delete-vector-model'")
+        .pluck()
+        .all() as string[];
+      expect(drops.map((d) => JSON.parse(d) as unknown)).toEqual([
+        { model: 'hash-v1-256', removed: 2 },
+      ]);
+    } finally {
+      after.close();
+    }
   });
 
   it('runs hybrid recall for a client, and the client returns undefined when no engine runs', async () => {

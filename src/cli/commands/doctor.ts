@@ -9,6 +9,7 @@ import { checkEmbedder, checkNode, checkRoundTrip, checkStore } from '../../doct
 import { checkHooks, checkMcp } from '../../doctor/check-registration.js';
 import { checkSessionStart } from '../../doctor/check-session-start.js';
 import { checkCaptureRate, checkDiskUse } from '../../doctor/check-usage.js';
+import { checkVectors } from '../../doctor/check-vectors.js';
 import { type CheckResult, type DoctorCheck, fail, runChecks } from '../../doctor/doctor-check.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
@@ -76,6 +77,7 @@ function appChecks(ctx: CliContext, app: App, backups: DoctorCheck): DoctorCheck
     { name: 'mcp', run: () => Promise.resolve(checkMcp(where)) },
     { name: 'engine', run: () => checkEngine(app) },
     { name: 'embedder', run: () => checkEmbedder(app) },
+    { name: 'vectors', run: () => checkVectors(app) },
     { name: 'round trip', run: () => checkRoundTrip((home) => ctx.openApp({ home })) },
     { name: 'capture (24h)', run: () => checkCaptureRate(app) },
     { name: 'session start', run: () => checkSessionStart(app, ctx.io.cwd) },

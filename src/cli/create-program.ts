@@ -116,7 +116,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
   program
     .command('reembed')
     .description(
-      'embed every memory that lacks a vector of the model (resumable; progress on stderr)',
+      'embed every memory that lacks a vector of the model, rebuilding those of an older rule (resumable; progress on stderr)',
     )
     .option('-m, --model <id>', 'the embedder (default: the configured one)')
     .option('-n, --limit <n>', 'stop after this many memories; run again to resume', parseLimit)

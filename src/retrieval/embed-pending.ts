@@ -64,6 +64,11 @@ export interface AdoptedRule {
   droppedRule: string | null;
   /** Vectors of an earlier rule dropped, by this call or before, that are not all rebuilt yet. */
   unrebuilt: number;
+  /**
+   * False when the store holds no vector of the model and no record yet: nothing is written until the
+   * first vector is (`recordVectorRule`), so opening an empty store writes nothing.
+   */
+  recorded: boolean;
 }
 
 /**
@@ -81,9 +86,12 @@ export async function adoptVectorRule(
   const rule = sentenceVectorRule(embedder);
   const saved = await readVectorRule(store, embedder.model);
   if (saved?.rule === rule) {
-    return { rule, dropped: 0, droppedRule: null, unrebuilt: saved.dropped };
+    return { rule, dropped: 0, droppedRule: null, unrebuilt: saved.dropped, recorded: true };
   }
   const held = (await store.stats()).vectors[embedder.model] ?? 0;
+  if (saved === undefined && held === 0) {
+    return { rule, dropped: 0, droppedRule: null, unrebuilt: 0, recorded: false };
+  }
   const dropped = held > 0 ? await store.deleteVectorModel(embedder.model) : 0;
   const droppedRule = saved?.rule ?? null;
   const unrebuilt = (saved?.dropped ?? 0) + dropped;
@@ -92,7 +100,7 @@ export async function adoptVectorRule(
     dropped: unrebuilt,
     droppedRule: dropped > 0 ? droppedRule : (saved?.droppedRule ?? null),
   });
-  return { rule, dropped, droppedRule, unrebuilt };
+  return { rule, dropped, droppedRule, unrebuilt, recorded: true };
 }
 
 /** The context lines that get a vector of their own: positions p2, p1, n1, in order, empty ones dropped. */
@@ -158,6 +166,10 @@ export async function embedPending(
         continue;
       }
       const vector = { model: embedder.model, values };
+      if (adopted?.recorded === false) {
+        await recordVectorRule(store, embedder.model, adopted.rule);
+        adopted.recorded = true;
+      }
       if (options.slot === 'extra') await store.setExtraVector(memory.id, vector);
       else await store.setVector(memory.id, vector);
       embedded += 1;
@@ -170,6 +182,11 @@ export async function embedPending(
     if (left.every((m) => skippedIds.has(m.id))) await caughtUp(store, embedder.model);
   }
   return { embedded, skipped };
+}
+
+/** Records `rule` for a model whose first vector is about to be stored. */
+async function recordVectorRule(store: MemoryStore, model: string, rule: string): Promise<void> {
+  await writeVectorRule(store, model, { rule, dropped: 0, droppedRule: null });
 }
 
 /** Every memory has a vector of `model` again: the dropped vectors of an earlier rule are rebuilt. */

@@ -187,6 +187,7 @@ for (const backend of backends) {
           dropped: 3,
           droppedRule: null,
           unrebuilt: 3,
+          recorded: true,
         });
         // Not ranked: no vector of the model is left to meet the query, none is handed to fusion.
         expect(
@@ -254,6 +255,9 @@ for (const backend of backends) {
     it("records today's rule with a new store's first vectors", async () => {
       const { store } = await backend.open();
       try {
+        // An empty store is not written to: no record until its first vector.
+        expect((await adoptVectorRule(store, embedder)).recorded).toBe(false);
+        expect(await readVectorRule(store, embedder.model)).toBeUndefined();
         await store.remember({
           content: 'Use pnpm in this repo',
           projectKey: PROJECT,

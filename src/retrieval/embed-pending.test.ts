@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
 import { l2Normalize } from '../core/ranking/cosine.js';
-import { joinContext } from '../core/text/capture-context.js';
+import { CONTEXT_RULE_VERSION, joinContext } from '../core/text/capture-context.js';
 import { HashEmbedder } from '../embed/hash-embedder.js';
 import {
   CONTEXT_LINE_WEIGHT,
   contextLines,
   MAX_CONTEXT_LINES,
+  MEMORY_VECTOR_RULE,
   memoryVectors,
+  sentenceVectorRule,
 } from './embed-pending.js';
 
 const embedder = new HashEmbedder();
@@ -83,5 +85,17 @@ describe('contextLines', () => {
       },
     ]);
     expect([...mixed!]).toEqual([...withoutSecondAfter!]);
+  });
+});
+
+describe('sentenceVectorRule', () => {
+  it('names the context rule, the line weight and the line cap, so a change of any renews the vectors', () => {
+    const rule = sentenceVectorRule(embedder);
+    expect(rule).toBe(
+      `r${MEMORY_VECTOR_RULE}-w${CONTEXT_LINE_WEIGHT}-l${MAX_CONTEXT_LINES}-${CONTEXT_RULE_VERSION}`,
+    );
+    expect(rule).toContain('ctx-lines-b2a2-600');
+    const halfWeight = Object.assign(new HashEmbedder(), { contextLineWeight: 0.5 });
+    expect(sentenceVectorRule(halfWeight)).not.toBe(rule);
   });
 });

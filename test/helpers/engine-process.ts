@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach } from 'vitest';
@@ -64,9 +64,13 @@ export function useEngines(): {
       const pid = pidOfLock(home);
       if (pid !== undefined && pid !== process.pid) pids.add(pid);
     }
+    // What an engine started (a daily backup in progress) dies with it, instead of writing into a home
+    // being removed: an engine this test spawned shares the test's process group, so its children are
+    // found by parent pid; they are read before any kill, while they are still the engine's.
+    for (const pid of [...pids]) for (const child of descendantsOf(pid)) pids.add(child);
     for (const pid of pids) {
       // A detached engine (started by a hook or doctor) leads its own process group, which holds what it
-      // started too (a daily backup in progress): kill the group, then the pid for an attached engine.
+      // started too: kill the group, then the pid for an attached engine.
       for (const target of [-pid, pid]) {
         try {
           process.kill(target, 'SIGKILL');
@@ -116,4 +120,38 @@ export function useEngines(): {
       homes.push(home.home);
     },
   };
+}
+
+/** The pids of `pid`'s children and theirs (Linux /proc; none where /proc cannot be read). */
+function descendantsOf(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parentOf.set(Number(entry), ppid);
+    } catch {
+      // Exited while listed.
+    }
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent && !out.includes(child)) {
+        out.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return out;
 }

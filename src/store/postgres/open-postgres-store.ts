@@ -67,7 +67,8 @@ export function parseDatabaseUrl(url: string): {
   return { connectionString: parsed.toString(), schema, where };
 }
 
-function asPgLike(pool: pg.Pool): PgLike {
+/** `pool` as the adapter's `PgLike`: a transaction holds one client, released destroyed when it failed. */
+export function poolAsPgLike(pool: pg.Pool): PgLike {
   const queryable = (client: pg.Pool | pg.PoolClient): PgQueryable => ({
     query: async <R>(sql: string, params?: readonly unknown[]) => {
       const result = await client.query(sql, params === undefined ? undefined : [...params]);
@@ -124,7 +125,7 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
   pool.on('error', (error) => options.onIdleError?.(error));
   const clock = options.clock ?? wallClock;
   return openPostgresStoreOn({
-    db: asPgLike(pool),
+    db: poolAsPgLike(pool),
     schema,
     where,
     clock,

@@ -6,7 +6,8 @@
  *   pgvector defaults), when the `vector` extension is installed;
  * - `bytea`: the float32 bytes (4 bytes a dimension, no index), scored in the adapter over a
  *   scope-prefiltered candidate set when it is not (`capabilities.vectorIndex` is false).
- * Tables are created lazily inside the caller's write transaction (PostgreSQL DDL is transactional).
+ * Tables are created lazily, the first time a write needs one, in a transaction of their own
+ * (`VectorSpaceMissing`, `createSpace`).
  */
 import type { MemoryVector } from '../../core/memory.js';
 import { vectorBytes, vectorFromBytes } from '../write-rules.js';
@@ -78,17 +79,62 @@ export async function listSpaces(db: PgQueryable, model?: string): Promise<Vecto
   return rows.map(toSpace);
 }
 
-async function ensureSpace(
+/**
+ * Thrown by a write that needs a vector space nobody has created yet. The write cannot create it
+ * itself: `CREATE TABLE ... REFERENCES memories` waits for every other writer's open transaction,
+ * and a writer that has inserted its memory and then needs the same new space waits for this one,
+ * so concurrent first writers of a model deadlock each other over and over. `runWrite` rolls the
+ * write back, has `createSpace` make the space in a transaction of its own, and runs the write again.
+ */
+export class VectorSpaceMissing extends Error {
+  constructor(
+    readonly model: string,
+    readonly dims: number,
+  ) {
+    super(`No vector space for ${model} (${dims} dimensions) yet.`);
+    this.name = 'VectorSpaceMissing';
+  }
+}
+
+async function spaceFor(db: PgQueryable, model: string, dims: number): Promise<VectorSpace> {
+  const existing = await findSpace(db, model, dims);
+  if (existing === undefined) throw new VectorSpaceMissing(model, dims);
+  return existing;
+}
+
+/**
+ * Creates the space of (`model`, `dims`) unless it exists, in a transaction of its own on `conn`
+ * that holds nothing else. Creators queue on one advisory lock per schema, so the second finds the
+ * first's space instead of racing it on UNIQUE (model, dims).
+ */
+export async function createSpace(
+  conn: PgQueryable,
+  support: VectorSupport,
+  model: string,
+  dims: number,
+): Promise<void> {
+  await conn.query('BEGIN');
+  try {
+    await conn.query(
+      "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.vector_spaces'))",
+    );
+    if ((await findSpace(conn, model, dims)) === undefined) {
+      await insertSpace(conn, support, model, dims);
+    }
+    await conn.query('COMMIT');
+  } catch (error) {
+    await conn.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+async function insertSpace(
   db: PgQueryable,
   support: VectorSupport,
   model: string,
   dims: number,
-): Promise<VectorSpace> {
-  const existing = await findSpace(db, model, dims);
-  if (existing !== undefined) return existing;
+): Promise<void> {
   const storage = support.schema === null ? 'bytea' : 'pgvector';
-  // A concurrent writer creating the same space makes this INSERT fail on UNIQUE (model, dims); the
-  // store retries the whole transaction, which then finds the space.
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO vector_spaces (model, dims, table_name, storage)
      VALUES ($1, $2, 'pending-' || md5(random()::text), $3) RETURNING id`,
@@ -112,7 +158,6 @@ async function ensureSpace(
          embedding bytea NOT NULL CHECK (length(embedding) = ${dims * 4}))`,
     );
   }
-  return { id, model, dims, table, storage };
 }
 
 /** Removes every vector of memory `seq` stored under `model` (null: nothing stored). */
@@ -142,7 +187,7 @@ export async function putExtraVector(
   vector: MemoryVector,
 ): Promise<void> {
   await deleteVectors(db, seq, vector.model);
-  const space = await ensureSpace(db, support, vector.model, vector.values.length);
+  const space = await spaceFor(db, vector.model, vector.values.length);
   const cast = space.storage === 'pgvector' ? `::${support.schema}.vector` : '';
   await db.query(`INSERT INTO ${space.table} (seq, embedding) VALUES ($1, $2${cast})`, [
     seq,
@@ -204,7 +249,7 @@ export async function putVector(
 ): Promise<void> {
   await deleteVectors(db, seq, currentModel);
   if (currentModel !== vector.model) await deleteVectors(db, seq, vector.model);
-  const space = await ensureSpace(db, support, vector.model, vector.values.length);
+  const space = await spaceFor(db, vector.model, vector.values.length);
   const cast = space.storage === 'pgvector' ? `::${support.schema}.vector` : '';
   await db.query(`INSERT INTO ${space.table} (seq, embedding) VALUES ($1, $2${cast})`, [
     seq,

@@ -15,7 +15,7 @@ import { estimateTokens } from '../../src/core/budget.js';
 import type { Memory, NewMemory } from '../../src/core/memory.js';
 import { pingEngine } from '../../src/engine/engine-client.js';
 import type { InjectionRecord } from '../../src/store/store.js';
-import { useEngines, waitFor } from '../helpers/engine-process.js';
+import { type EngineProcess, useEngines, waitFor } from '../helpers/engine-process.js';
 import {
   FIXTURE_SESSION,
   hookFixture,
@@ -31,14 +31,22 @@ type EngineMode = 'down' | 'up';
 /** Homes with a running engine, and how many injecting hooks each one ran. */
 const served = new Map<string, { home: TestHome; hooks: number }>();
 
+/**
+ * An engine that has embedded every seeded memory. Idle first: embedding changes the memories' rows,
+ * and an engine stopped in the middle of a batch holds the store's write lock.
+ */
+async function idleEngine(home: TestHome): Promise<EngineProcess> {
+  const engine = await engines.start(home, ['--idle-exit', '0'], { MNEMO_EMBEDDING_MODEL: 'hash' });
+  await waitFor('the engine to embed every memory', async () => {
+    const ping = await pingEngine({ home: home.home }, 2000);
+    return ping !== undefined && ping.queues.unembedded === 0;
+  });
+  return engine;
+}
+
 async function withEngine(home: TestHome, mode: EngineMode): Promise<TestHome> {
   if (mode === 'up') {
-    await engines.start(home, ['--idle-exit', '0'], { MNEMO_EMBEDDING_MODEL: 'hash' });
-    // Idle first: the engine embeds the seeded memories, which changes their rows.
-    await waitFor('the engine to embed every memory', async () => {
-      const ping = await pingEngine({ home: home.home }, 2000);
-      return ping !== undefined && ping.queues.unembedded === 0;
-    });
+    await idleEngine(home);
     served.set(home.home, { home, hooks: 0 });
   }
   return home;
@@ -446,9 +454,9 @@ describe('injecting hooks whose engine cannot answer (built binary)', () => {
   it('reads the store itself when the engine hangs: the full pack, framed, and one ledger row', async () => {
     const { home, shown } = await seed();
     contextOf(await sessionStart(home, 'session-start.startup'), 'SessionStart');
-    const engine = await engines.start(home, ['--idle-exit', '0'], {
-      MNEMO_EMBEDDING_MODEL: 'hash',
-    });
+    // A hung engine that holds no lock: one stopped mid-write would make the store itself busy, and
+    // the hook then rightly injects nothing rather than inject without its ledger row.
+    const engine = await idleEngine(home);
     process.kill(engine.pid, 'SIGSTOP');
     try {
       const context = contextOf(await sessionStart(home, 'session-start.clear'), 'SessionStart');

@@ -30,9 +30,9 @@ interface Pause {
 function recorded(db: PgLike, codes: string[], pause?: Pause): PgLike {
   let paused = false;
   const wrap = (inner: PgQueryable): PgQueryable => ({
-    query: async (sql, params) => {
+    query: async <R>(sql: string, params?: readonly unknown[]) => {
       try {
-        const result = await inner.query(sql, params);
+        const result = await inner.query<R>(sql, params);
         if (pause !== undefined && !paused && pause.after.test(sql)) {
           paused = true;
           pause.reached();

@@ -6,7 +6,7 @@
  * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight:
  * the index's column weight), lines (BM25F weight of each context line by position, `0.5/0.5/0.3/0.1`),
  * lexical, vector, words, identifierPlain, session, entity, lexicalDepth, lexicalPool, fusion (score|rrf),
- * normalisation (zscore|minmax).
+ * normalisation (zscore|minmax), and depth (the request's candidate depth per leg; default max(30, 3 × limit)).
  *
  * Tuning happens on conversations 0–4 only: held-out conversations are refused unless
  * `--allow-held-out` is given, so that a sweep cannot quietly choose on them.
@@ -68,6 +68,7 @@ function tuningOf(choice: Record<string, string>): RecallTuning {
   const t: RecallTuning = structuredClone(RECALL_TUNING);
   for (const [key, raw] of Object.entries(choice)) {
     const n = Number(raw);
+    if (key === 'depth') continue; // a request setting, not a tuning one
     if (key === 'k1') t.bm25f = { ...t.bm25f, k1: n };
     else if (key === 'b') t.bm25f = { ...t.bm25f, b: n };
     else if (key === 'context')
@@ -124,7 +125,13 @@ for (const choice of choices) {
           wordEmbedder: built.wordEmbedder,
           tuning,
         },
-        { query: q.question, scope: built.scope, limit: DEPTH, recordAccess: false },
+        {
+          query: q.question,
+          scope: built.scope,
+          limit: DEPTH,
+          recordAccess: false,
+          ...(choice['depth'] === undefined ? {} : { depth: Number(choice['depth']) }),
+        },
       );
       const rank = firstHitRank(
         'strict',

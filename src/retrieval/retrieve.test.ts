@@ -4,6 +4,7 @@ import { useTempDirs } from '../../test/helpers/temp-dir.js';
 import { openTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { isMemoryError } from '../core/errors.js';
 import type { NewMemory } from '../core/memory.js';
+import { RECALL_TUNING } from '../core/ranking/recall-fusion.js';
 import { HashEmbedder } from '../embed/hash-embedder.js';
 import { ManualClock } from '../store/contract/fixtures.js';
 import { retrieve, retrieveDetailed } from './retrieve.js';
@@ -267,6 +268,23 @@ describe('retrieve', () => {
     // Without an embedder only the word and term legs run; a vector leg always has neighbours.
     const lexicalOnly = { store: app.store, clock };
     expect(await retrieve(lexicalOnly, { query: '"*" () ', scope: here, limit: 5 })).toEqual([]);
+  });
+
+  it('pools the lexical leg deeper than the request, so the vector leg can weigh in on every lexical candidate', async () => {
+    for (let n = 0; n < 60; n += 1) {
+      await put({ content: `release ${n}: deploy notes ${'and more words '.repeat(n % 7)}` });
+    }
+    const report = await retrieveDetailed(deps(), {
+      query: 'deploy notes',
+      scope: here,
+      limit: 10,
+    });
+    const legs = Object.fromEntries(report.legs.map((leg) => [leg.name, leg.candidates]));
+    // The request's depth is 30; the lexical leg hands fusion its whole pool of 50.
+    expect(legs).toMatchObject({ lexical: RECALL_TUNING.lexicalDepth, vector: 30 });
+    expect(RECALL_TUNING.lexicalDepth).toBe(50);
+    expect(report.candidates).toBeGreaterThanOrEqual(RECALL_TUNING.lexicalDepth);
+    expect(report.hits).toHaveLength(10);
   });
 
   it.each([

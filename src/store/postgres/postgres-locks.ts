@@ -13,6 +13,8 @@ export const LOCK_CLASS = {
   audit: 0x6d6e6d02,
   /** Held by the transaction that rebuilds the lexical index (postgres-lexical.ts). */
   lexical: 0x6d6e6d03,
+  /** Held by the transaction that creates a vector space (postgres-vectors.ts `createSpace`). */
+  vectorSpace: 0x6d6e6d04,
 } as const;
 
 /** A stable int4 from the schema name (the first four bytes of its sha256). */

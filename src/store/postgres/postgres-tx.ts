@@ -79,7 +79,9 @@ export async function runWrite<T>(
         spacesCreated += 1;
         const { model, dims } = error;
         try {
-          await deps.db.withConnection((conn) => createSpace(conn, deps.vectors, model, dims));
+          await deps.db.withConnection((conn) =>
+            createSpace(conn, deps.vectors, deps.schema, { model, dims }),
+          );
           attempt -= 1;
           continue;
         } catch (spaceError) {

@@ -12,6 +12,7 @@
 import type { MemoryVector } from '../../core/memory.js';
 import { vectorBytes, vectorFromBytes } from '../write-rules.js';
 import type { PgQueryable } from './pg-like.js';
+import { advisoryKey, LOCK_CLASS } from './postgres-locks.js';
 
 /** Where the pgvector extension lives, or null when it is not installed. */
 export interface VectorSupport {
@@ -104,20 +105,22 @@ async function spaceFor(db: PgQueryable, model: string, dims: number): Promise<V
 
 /**
  * Creates the space of (`model`, `dims`) unless it exists, in a transaction of its own on `conn`
- * that holds nothing else. Creators queue on one advisory lock per schema, so the second finds the
- * first's space instead of racing it on UNIQUE (model, dims).
+ * that holds nothing else. Creators queue on one advisory lock per store schema (postgres-locks.ts),
+ * so the second finds the first's space instead of racing it on UNIQUE (model, dims).
  */
 export async function createSpace(
   conn: PgQueryable,
   support: VectorSupport,
-  model: string,
-  dims: number,
+  schema: string,
+  space: { model: string; dims: number },
 ): Promise<void> {
+  const { model, dims } = space;
   await conn.query('BEGIN');
   try {
-    await conn.query(
-      "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.vector_spaces'))",
-    );
+    await conn.query('SELECT pg_advisory_xact_lock($1, $2)', [
+      LOCK_CLASS.vectorSpace,
+      advisoryKey(schema),
+    ]);
     if ((await findSpace(conn, model, dims)) === undefined) {
       await insertSpace(conn, support, model, dims);
     }

@@ -162,7 +162,12 @@ async function openStore(
   // default never loads `pg`, and one on PostgreSQL never loads better-sqlite3.
   const author = processAuthor(config);
   if (config.databaseUrl !== null) {
-    return openPostgres(config.databaseUrl, config, { clock, ids, author }, log);
+    return openPostgres(
+      config.databaseUrl,
+      config,
+      { clock, ids, author, deferLongRebuild: deferLongRebuild === true },
+      log,
+    );
   }
   const { openSqliteStore } = await import('../store/sqlite/open-sqlite-store.js');
   try {
@@ -197,7 +202,7 @@ async function openStore(
 async function openPostgres(
   url: string,
   config: Config,
-  deps: { clock: Clock; ids: IdSource; author: Author },
+  deps: { clock: Clock; ids: IdSource; author: Author; deferLongRebuild?: boolean },
   log: Logger,
 ): Promise<MemoryStore> {
   const { openPostgresStore } = await import('../store/postgres/open-postgres-store.js');

@@ -58,6 +58,13 @@ function bodyText(content: string, tags: readonly string[]): string {
 }
 
 /**
+ * Memories a process on a deadline (a hook) still rebuilds the lexical index over on open: about 0.2 s
+ * on SQLite (the rebuild takes about 0.1 ms a memory; docs/benchmarks.md). Beyond it, the hook leaves the
+ * rebuild to the engine or a command (`deferLongRebuild` of both adapters' open).
+ */
+export const INLINE_REBUILD_MAX_ROWS = 2000;
+
+/**
  * Memories a term must be in before the index stops looking for it in the context field: below this a
  * store is small enough that every match is cheap to rank, so nothing changes (every benchmark store).
  */

@@ -32,6 +32,8 @@ export interface OpenPostgresStoreOptions {
   migrations?: readonly PgMigration[];
   /** Told about errors of idle connections (the server went away); default: ignored until the next query. */
   onIdleError?: (error: Error) => void;
+  /** For a process on a deadline (a hook): see `OpenPostgresStoreOnOptions.deferLongRebuild`. */
+  deferLongRebuild?: boolean;
 }
 
 export const DEFAULT_SCHEMA = 'mnemo';
@@ -133,5 +135,6 @@ export async function openPostgresStore(options: OpenPostgresStoreOptions): Prom
     ...(options.onBeforeCommit === undefined ? {} : { onBeforeCommit: options.onBeforeCommit }),
     ...(options.author === undefined ? {} : { author: options.author }),
     ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+    ...(options.deferLongRebuild === true ? { deferLongRebuild: true } : {}),
   });
 }

@@ -6,6 +6,7 @@
  * to the statistics in a `LexicalTally` and writes them in one pass just before it commits, so
  * concurrent writers hold the shared rows for as short a time as the audit chain's lock.
  */
+import { MemoryError } from '../../core/errors.js';
 import { lexicalPool, type LexicalStats, RECALL_BM25F } from '../../core/ranking/bm25f.js';
 import { analyzeQuery } from '../../core/text/analyze.js';
 import {
@@ -15,6 +16,7 @@ import {
   sharesContext,
 } from '../../core/text/capture-context.js';
 import {
+  INLINE_REBUILD_MAX_ROWS,
   LEXICAL_INDEX_VERSION,
   LEXICAL_ROW_COLUMNS,
   type LexicalFields,
@@ -272,6 +274,23 @@ async function rebuild(db: PgQueryable): Promise<void> {
     after = update.at(-1)!.seq;
   }
   await flushLexical(db, tally);
+}
+
+/**
+ * Throws STORE_BUSY when the index must be rebuilt over more than `INLINE_REBUILD_MAX_ROWS` memories:
+ * for a process on a deadline (a hook), which would otherwise hold the rebuild's transaction and lock
+ * for as long as it takes, and be cut off by its deadline part way.
+ */
+export async function refuseLongRebuild(db: PgQueryable, where: string): Promise<void> {
+  if (!(await indexStale(db))) return;
+  const { rows } = await db.query<{ n: string | number }>('SELECT count(*) AS n FROM memories');
+  const count = Number(rows[0]?.n ?? 0);
+  if (count <= INLINE_REBUILD_MAX_ROWS) return;
+  throw new MemoryError(
+    'STORE_BUSY',
+    `The search index of ${where} must be rebuilt for this version of mnemo (${count} memories), which ` +
+      'a hook does not wait for. Run any mnemo command (mnemo doctor) or start the engine to rebuild it.',
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { SQLSTATE, sqlState, translatePostgresError } from './postgres-errors.js';
-import { ensureLexicalIndex } from './postgres-lexical.js';
+import { ensureLexicalIndex, refuseLongRebuild } from './postgres-lexical.js';
 import { advisoryKey, LOCK_CLASS } from './postgres-locks.js';
 import { migratePostgres } from './postgres-migrate.js';
 import {
@@ -37,6 +37,12 @@ export interface OpenPostgresStoreOnOptions {
   onMigrationStep?: (version: number) => void;
   /** The writing process's identity: stamped on new memories, the default reader of scoped reads. */
   author?: Author;
+  /**
+   * For a process on a deadline (a hook): when the lexical index must be rebuilt over more than
+   * `INLINE_REBUILD_MAX_ROWS` memories, throw STORE_BUSY instead, and leave the rebuild to the next
+   * process without one (the engine, any command).
+   */
+  deferLongRebuild?: boolean;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -172,7 +178,10 @@ export async function openPostgresStoreOn(
     });
     // The lexical index is built in code (core's analyser): right after the v5 migration, or when the
     // analyser or the context rule changed.
-    if (report.to >= LEXICAL_INDEX_SINCE) await ensureLexicalIndex(db, schema);
+    if (report.to >= LEXICAL_INDEX_SINCE) {
+      if (options.deferLongRebuild === true) await refuseLongRebuild(db, where);
+      await ensureLexicalIndex(db, schema);
+    }
     const extensions = await prepareExtensions(db, schema);
     return new PostgresMemoryStore({
       db,

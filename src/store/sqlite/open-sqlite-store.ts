@@ -15,16 +15,13 @@ import { MemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import { ulidSource } from '../default-ids.js';
+import { INLINE_REBUILD_MAX_ROWS } from '../lexical-rules.js';
 import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
 import { rotateBackups } from './sqlite-backup-files.js';
 import { configureConnection } from './sqlite-connection.js';
 import { translateSqliteError } from './sqlite-errors.js';
-import {
-  ensureLexicalIndex,
-  INLINE_REBUILD_MAX_ROWS,
-  lexicalIndexStale,
-} from './sqlite-lexical.js';
+import { ensureLexicalIndex, lexicalIndexStale } from './sqlite-lexical.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 import { migrate } from './sqlite-migrate.js';
 import { MIGRATIONS, VIEWS } from './sqlite-schema.js';

@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isMemoryError } from '../../core/errors.js';
 import { ManualClock } from '../contract/fixtures.js';
 import { LEXICAL_INDEX_VERSION } from '../lexical-rules.js';
+import { INLINE_REBUILD_MAX_ROWS } from '../lexical-rules.js';
 import type { MemoryStore } from '../store.js';
 import { openSqliteStore } from './open-sqlite-store.js';
-import { INLINE_REBUILD_MAX_ROWS } from './sqlite-lexical.js';
 import { rankedLexicalWindow } from './sqlite-search.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mnemo-sqlite-lexical-'));

@@ -163,13 +163,6 @@ export function refreshAround(
   }
 }
 
-/**
- * Memories a process on a deadline (a hook) still rebuilds the index over on open: about 0.2 s (the
- * rebuild takes about 0.1 ms a memory; docs/benchmarks.md). Beyond it, the hook leaves the rebuild to the
- * engine or a command (open-sqlite-store.ts `deferLongRebuild`).
- */
-export const INLINE_REBUILD_MAX_ROWS = 2000;
-
 /** True when the index was built by another analyser or context rule, or not built yet. */
 export function lexicalIndexStale(db: SqliteLike): boolean {
   const state = db.prepare('SELECT analyzer FROM lexical_state WHERE id = 1').get() as

@@ -5,6 +5,7 @@
  * with core's BM25F from its term statistics. So the backends differ in which candidates their index
  * offers first, never in how a candidate scores.
  */
+import { MemoryError } from '../core/errors.js';
 import {
   type Bm25fParams,
   bm25fScore,
@@ -63,6 +64,15 @@ function bodyText(content: string, tags: readonly string[]): string {
  * rebuild to the engine or a command (`deferLongRebuild` of both adapters' open).
  */
 export const INLINE_REBUILD_MAX_ROWS = 2000;
+
+/** What a process on a deadline gets instead of rebuilding the index of `where` over `memories` rows. */
+export function longRebuildRefused(where: string, memories: number): MemoryError {
+  return new MemoryError(
+    'STORE_BUSY',
+    `The search index of ${where} must be rebuilt for this version of mnemo (${memories} memories), which ` +
+      'a hook does not wait for. Run any mnemo command (mnemo doctor) or start the engine to rebuild it.',
+  );
+}
 
 /**
  * Memories a term must be in before the index stops looking for it in the context field: below this a

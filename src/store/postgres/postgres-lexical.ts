@@ -6,7 +6,6 @@
  * to the statistics in a `LexicalTally` and writes them in one pass just before it commits, so
  * concurrent writers hold the shared rows for as short a time as the audit chain's lock.
  */
-import { MemoryError } from '../../core/errors.js';
 import { lexicalPool, type LexicalStats, RECALL_BM25F } from '../../core/ranking/bm25f.js';
 import { analyzeQuery } from '../../core/text/analyze.js';
 import {
@@ -21,6 +20,7 @@ import {
   LEXICAL_ROW_COLUMNS,
   type LexicalFields,
   lexicalFields,
+  longRebuildRefused,
   rankCandidates,
   SHARES_CONTEXT_SQL,
 } from '../lexical-rules.js';
@@ -277,30 +277,25 @@ async function rebuild(db: PgQueryable): Promise<void> {
 }
 
 /**
- * Throws STORE_BUSY when the index must be rebuilt over more than `INLINE_REBUILD_MAX_ROWS` memories:
- * for a process on a deadline (a hook), which would otherwise hold the rebuild's transaction and lock
- * for as long as it takes, and be cut off by its deadline part way.
- */
-export async function refuseLongRebuild(db: PgQueryable, where: string): Promise<void> {
-  if (!(await indexStale(db))) return;
-  const { rows } = await db.query<{ n: string | number }>('SELECT count(*) AS n FROM memories');
-  const count = Number(rows[0]?.n ?? 0);
-  if (count <= INLINE_REBUILD_MAX_ROWS) return;
-  throw new MemoryError(
-    'STORE_BUSY',
-    `The search index of ${where} must be rebuilt for this version of mnemo (${count} memories), which ` +
-      'a hook does not wait for. Run any mnemo command (mnemo doctor) or start the engine to rebuild it.',
-  );
-}
-
-/**
  * Builds the index when another analyser or context rule built it, or none did (right after the v5
  * migration): every context derived again, every row's terms and the statistics written, in one
  * transaction under a lock, so processes opening the store at once build it exactly once. Returns
- * whether it rebuilt.
+ * whether it rebuilt. With `deferLong` (a process on a deadline), throws STORE_BUSY instead when the
+ * rebuild would cover more than `INLINE_REBUILD_MAX_ROWS` memories.
  */
-export async function ensureLexicalIndex(db: PgLike, schema: string): Promise<boolean> {
+export async function ensureLexicalIndex(
+  db: PgLike,
+  schema: string,
+  deferLong?: { where: string },
+): Promise<boolean> {
   if (!(await indexStale(db))) return false;
+  // A process on a deadline (a hook) would hold the rebuild's transaction and lock for as long as it
+  // takes, and be cut off by its deadline part way.
+  if (deferLong !== undefined) {
+    const { rows } = await db.query<{ n: string | number }>('SELECT count(*) AS n FROM memories');
+    const count = Number(rows[0]?.n ?? 0);
+    if (count > INLINE_REBUILD_MAX_ROWS) throw longRebuildRefused(deferLong.where, count);
+  }
   return db.withConnection(async (conn) => {
     await conn.query('BEGIN');
     try {

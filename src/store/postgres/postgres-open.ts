@@ -11,7 +11,7 @@ import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
 import type { PgLike, PgQueryable } from './pg-like.js';
 import { SQLSTATE, sqlState, translatePostgresError } from './postgres-errors.js';
-import { ensureLexicalIndex, refuseLongRebuild } from './postgres-lexical.js';
+import { ensureLexicalIndex } from './postgres-lexical.js';
 import { advisoryKey, LOCK_CLASS } from './postgres-locks.js';
 import { migratePostgres } from './postgres-migrate.js';
 import {
@@ -179,8 +179,11 @@ export async function openPostgresStoreOn(
     // The lexical index is built in code (core's analyser): right after the v5 migration, or when the
     // analyser or the context rule changed.
     if (report.to >= LEXICAL_INDEX_SINCE) {
-      if (options.deferLongRebuild === true) await refuseLongRebuild(db, where);
-      await ensureLexicalIndex(db, schema);
+      await ensureLexicalIndex(
+        db,
+        schema,
+        options.deferLongRebuild === true ? { where } : undefined,
+      );
     }
     const extensions = await prepareExtensions(db, schema);
     return new PostgresMemoryStore({

@@ -11,11 +11,10 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 
-import { MemoryError } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import { ulidSource } from '../default-ids.js';
-import { INLINE_REBUILD_MAX_ROWS } from '../lexical-rules.js';
+import { INLINE_REBUILD_MAX_ROWS, longRebuildRefused } from '../lexical-rules.js';
 import type { MemoryStore } from '../store.js';
 import { assertAuthor, type Author } from '../write-rules.js';
 import { rotateBackups } from './sqlite-backup-files.js';
@@ -146,12 +145,7 @@ function openStore(options: OpenSqliteStoreOptions): SqliteMemoryStore {
  */
 function refuseLongRebuild(db: SqliteLike, path: string): void {
   const { rows } = db.prepare('SELECT count(*) AS rows FROM memories').get() as { rows: number };
-  if (rows <= INLINE_REBUILD_MAX_ROWS) return;
-  throw new MemoryError(
-    'STORE_BUSY',
-    `The search index of ${path} must be rebuilt for this version of mnemo (${rows} memories), which ` +
-      'a hook does not wait for. Run any mnemo command (mnemo doctor) or start the engine to rebuild it.',
-  );
+  if (rows > INLINE_REBUILD_MAX_ROWS) throw longRebuildRefused(path, rows);
 }
 
 export interface ConnectOptions {

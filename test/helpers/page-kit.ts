@@ -58,7 +58,11 @@ export function usePageKit(): (options?: { file?: string }) => Promise<PageKit> 
       target,
       async remember(
         content,
-        { kind = 'decision', envelope = { channel: 'cli' }, sourceUrl } = {},
+        {
+          kind = 'decision',
+          envelope = { channel: 'cli' } as OriginEnvelope,
+          sourceUrl,
+        }: { kind?: MemoryKind; envelope?: OriginEnvelope; sourceUrl?: string } = {},
       ) {
         const outcome = await writeMemory(deps, {
           envelope,

@@ -60,7 +60,7 @@ export function usePageKit(): (options?: { file?: string }) => Promise<PageKit> 
         content,
         {
           kind = 'decision',
-          envelope = { channel: 'cli' } as OriginEnvelope,
+          envelope = { channel: 'cli' },
           sourceUrl,
         }: { kind?: MemoryKind; envelope?: OriginEnvelope; sourceUrl?: string } = {},
       ) {

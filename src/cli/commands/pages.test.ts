@@ -31,7 +31,9 @@ async function editedProject() {
   repo.write('README.md', '# app\n');
   repo.commit('initial');
   const env = { MNEMO_HOME: join(tempDir(), 'home'), HOME: tempDir() };
-  expect(await runCli(['remember', '-k', 'decision', 'Use pnpm.'], terminal(env, repo.dir, '').io)).toBe(EXIT_OK);
+  expect(
+    await runCli(['remember', '-k', 'decision', 'Use pnpm.'], terminal(env, repo.dir, '').io),
+  ).toBe(EXIT_OK);
   expect(await runCli(['pages', 'write'], terminal(env, repo.dir, '').io)).toBe(EXIT_OK);
   const path = join(repo.dir, 'MNEMO.md');
   writeFileSync(path, readFileSync(path, 'utf8').replace('- Use pnpm.', '- Use pnpm 9.'));
@@ -43,7 +45,9 @@ describe('mnemo pages read at a terminal', () => {
     const { env, dir } = await editedProject();
     const t = terminal(env, dir, 'y\n');
     expect(await runCli(['pages', 'read'], t.io)).toBe(EXIT_OK);
-    expect(t.stdout()).toMatch(/Apply this change\? \[y\/N\] Replaced [0-9A-Z]{26} with [0-9A-Z]{26}\nRewrote MNEMO\.md/u);
+    expect(t.stdout()).toMatch(
+      /Apply this change\? \[y\/N\] Replaced [0-9A-Z]{26} with [0-9A-Z]{26}\nRewrote MNEMO\.md/u,
+    );
     const rows = await withStore(env.MNEMO_HOME, everything);
     expect(rows.rows.find((r) => r.supersededBy === null)?.content).toBe('Use pnpm 9.');
   });
@@ -51,9 +55,15 @@ describe('mnemo pages read at a terminal', () => {
   it('applies nothing after any other answer, or when stdin is not a terminal', async () => {
     const { env, dir } = await editedProject();
     const before = await withStore(env.MNEMO_HOME, everything);
-    for (const t of [terminal(env, dir, 'n\n'), terminal(env, dir, '\n'), terminal(env, dir, 'y\n', false)]) {
+    for (const t of [
+      terminal(env, dir, 'n\n'),
+      terminal(env, dir, '\n'),
+      terminal(env, dir, 'y\n', false),
+    ]) {
       expect(await runCli(['pages', 'read'], t.io)).toBe(EXIT_OK);
-      expect(t.stdout()).toContain('Nothing applied. Run `mnemo pages read --apply` to apply this change.');
+      expect(t.stdout()).toContain(
+        'Nothing applied. Run `mnemo pages read --apply` to apply this change.',
+      );
     }
     expect((await withStore(env.MNEMO_HOME, everything)).rows).toEqual(before.rows);
   });

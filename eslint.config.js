@@ -151,6 +151,12 @@ export default tseslint.config(
               message: 'engine/ serves hooks and MCP; it never imports them.',
             },
             {
+              target: './src/pages',
+              from: ['./src/store/sqlite', './src/store/postgres', './src/cli', ...edges],
+              message:
+                'pages/ is shared by the CLI, MCP, the web viewer and session start: the store port and the write service, no edge.',
+            },
+            {
               target: './src/review',
               from: ['./src/store/sqlite', './src/store/postgres', './src/cli', ...edges],
               message:

@@ -20,6 +20,7 @@ import type { ReembedCliOptions } from './commands/reembed.js';
 import type { RememberCliOptions } from './commands/remember.js';
 import { registerModelCommands } from './model-commands.js';
 import { collect, collectChoice, parseCount, parseLimit } from './options.js';
+import { registerPageCommands } from './page-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerStoreCommands } from './store-commands.js';
 
@@ -158,6 +159,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     );
 
   registerAnchorCommands(program, on);
+  registerPageCommands(program, on);
   registerStoreCommands(program, on);
 
   program

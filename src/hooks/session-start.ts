@@ -14,6 +14,7 @@
  * cited file was deleted is withheld, and the ledger entry lists every candidate withheld and why.
  */
 import { stalenessFrom } from '../anchors/check-staleness.js';
+import { resolveProjectRoot } from '../anchors/project-root.js';
 import { type CheckBudget, hookBudget } from '../anchors/verify-anchors.js';
 import type { App } from '../app/open-app.js';
 import type { MemoryStaleness } from '../core/anchors/staleness.js';
@@ -24,6 +25,8 @@ import {
   type SessionPack,
 } from '../core/injection/session-pack.js';
 import type { MemoryId, QuarantineState } from '../core/memory.js';
+import { heldByPage } from '../core/pages/held-by-page.js';
+import { readLoadedPage } from '../pages/loaded-page.js';
 import type { WithheldEntry } from '../store/store.js';
 import type { SessionStartInput } from './hook-input.js';
 import { injectContext, type InjectOptions, sessionProjectKey } from './inject-context.js';
@@ -43,6 +46,8 @@ export interface SessionStartPlan {
   readonly staleness: ReadonlyMap<MemoryId, MemoryStaleness>;
   /** Candidates considered (pinned, recent and the checkpoint, before the gate). */
   readonly candidates: number;
+  /** The project page file Claude Code reads, when it holds some of the pack (`pack.onPage`). */
+  readonly pageFile: string | null;
 }
 
 export interface SessionStartRequest {
@@ -89,6 +94,9 @@ export async function planSessionStart(
     request.budget,
     request.persist,
   );
+  // The page in CLAUDE.md is read by Claude Code itself: what it holds verbatim is not repeated.
+  const root = projectKey === null ? undefined : resolveProjectRoot(request.cwd)?.dir;
+  const page = root === undefined ? undefined : readLoadedPage(root, app.log);
   const pack = planSessionPack({
     pinned,
     recent,
@@ -97,8 +105,22 @@ export async function planSessionStart(
     now: app.clock.now().toISOString(),
     budgetTokens: request.budgetTokens,
     title: 'session start',
+    ...(page === undefined ? {} : { onPage: heldByPage(page.parsed, candidates) }),
   });
-  return { projectKey, pack, staleness, candidates: new Set(candidates.map((m) => m.id)).size };
+  return {
+    projectKey,
+    pack,
+    staleness,
+    candidates: new Set(candidates.map((m) => m.id)).size,
+    pageFile: pack.onPage.length > 0 && page !== undefined ? page.file : null,
+  };
+}
+
+/** The frame's context line: a one-line pointer to the page when it holds part of the pack. */
+export function sessionStartTitle(plan: SessionStartPlan): string {
+  const held = plan.pack.onPage.length;
+  if (plan.pageFile === null || held === 0) return 'session start';
+  return `session start; ${held} more ${held === 1 ? 'memory' : 'memories'} of this project ${held === 1 ? 'is' : 'are'} on its page in ${plan.pageFile}, not repeated here`;
 }
 
 /** Prints the session's pack as `additionalContext` JSON, or nothing when there is nothing new. */
@@ -129,7 +151,7 @@ export async function handleSessionStart(
       items: plan.pack.entries.map((entry) => entry.item),
       withheld,
       budgetTokens,
-      title: 'session start',
+      title: sessionStartTitle(plan),
     },
     options,
   );

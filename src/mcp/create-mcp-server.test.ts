@@ -40,6 +40,7 @@ describe('createMcpServer', () => {
       'memory_stats',
       'explain_memory',
       'reverify_memory',
+      'update_project_page',
     ]);
     expect(allTools.filter((tool) => /approv|quarantin|review/i.test(tool.name))).toEqual([]);
   });

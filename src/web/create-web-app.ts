@@ -14,6 +14,7 @@ import { ORIGIN_CLASSES } from '../core/origin/origin-class.js';
 import { dashboardRoutes } from './api-dashboard.js';
 import { ledgerRoutes } from './api-ledger.js';
 import { memoryRoutes } from './api-memories.js';
+import { projectPageRoutes } from './api-project-page.js';
 import { jsonBody, reviewRoutes } from './api-review.js';
 import { searchRoutes } from './api-search.js';
 import type { UiAssets } from './web-assets.js';
@@ -94,7 +95,14 @@ export function createWebApp(options: WebAppOptions): Hono {
       defaultProject: options.defaultProject,
     });
   });
-  for (const routes of [searchRoutes, memoryRoutes, reviewRoutes, ledgerRoutes, dashboardRoutes]) {
+  for (const routes of [
+    searchRoutes,
+    memoryRoutes,
+    reviewRoutes,
+    ledgerRoutes,
+    dashboardRoutes,
+    projectPageRoutes,
+  ]) {
     web.route('/api', routes(options));
   }
   web.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'No such API route.'), 404));

@@ -138,6 +138,7 @@ describe('R3: every emitter frames recalled memory', () => {
         memory_stats: {},
         explain_memory: { id },
         reverify_memory: { id },
+        update_project_page: { dry_run: true },
       };
       const { tools } = await mcp.client.listTools();
       const emitted = new Set<string>();

@@ -230,6 +230,27 @@ describe('planSessionPack', () => {
   });
 });
 
+describe('planSessionPack with a project page', () => {
+  it('leaves out what the page holds, checkpoint included, and still withholds what may not be injected', () => {
+    const pinned = testMemory({ pinned: true, createdAt: daysAgo(1) });
+    const held = testMemory({ kind: 'decision', createdAt: daysAgo(1) });
+    const other = testMemory({ kind: 'fix', createdAt: daysAgo(1) });
+    const network = testMemory({ kind: 'decision', origin: 'network', createdAt: daysAgo(1) });
+    const checkpoint = testMemory({ kind: 'checkpoint', createdAt: daysAgo(1) });
+    const pack = planSessionPack(
+      input({
+        pinned: [pinned],
+        recent: [held, other, network],
+        checkpoints: [checkpoint],
+        onPage: new Set([pinned.id, held.id, network.id, checkpoint.id]),
+      }),
+    );
+    expect(ids(pack)).toEqual([other.id]);
+    expect([...pack.onPage].sort()).toEqual([pinned.id, held.id, checkpoint.id].sort());
+    expect(pack.withheld).toEqual([{ id: network.id, reasons: ['origin_not_allowlisted'] }]);
+  });
+});
+
 describe('rankRecent', () => {
   it('puts newer memories first and lets errors age faster than decisions', () => {
     const error = testMemory({ kind: 'error', createdAt: daysAgo(10) });

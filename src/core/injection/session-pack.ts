@@ -76,6 +76,11 @@ export interface SessionPackInput {
   readonly budgetTokens: number;
   /** The frame title the emission will carry (its cost is part of the frame). */
   readonly title?: string;
+  /**
+   * Memories the project page that Claude Code reads holds verbatim (core/pages/held-by-page.ts): left
+   * out of the pack, which points at the page instead. Only eligible ones count; the rest are withheld.
+   */
+  readonly onPage?: ReadonlySet<MemoryId>;
 }
 
 export interface PackEntry {
@@ -89,6 +94,8 @@ export interface SessionPack {
   readonly entries: readonly PackEntry[];
   /** Candidates the gate refused, with every reason (for the ledger and logs; never rendered). */
   readonly withheld: readonly { id: MemoryId; reasons: readonly WithheldReason[] }[];
+  /** Eligible candidates left out because the project page holds them (`SessionPackInput.onPage`). */
+  readonly onPage: readonly MemoryId[];
 }
 
 /**
@@ -102,12 +109,17 @@ export function planSessionPack(input: SessionPackInput): SessionPack {
   const withheld: { id: MemoryId; reasons: WithheldReason[] }[] = [];
   const seenIds = new Set<MemoryId>();
   const seenContent = new Set<string>();
+  const onPage: MemoryId[] = [];
   const admit = (memory: Memory): boolean => {
     if (seenIds.has(memory.id)) return false;
     seenIds.add(memory.id);
     const reasons = withheldReasons(memory, target);
     if (reasons.length > 0) {
       withheld.push({ id: memory.id, reasons });
+      return false;
+    }
+    if (input.onPage?.has(memory.id) === true) {
+      onPage.push(memory.id);
       return false;
     }
     // The same text saved in this project and globally is one memory to the reader.
@@ -166,7 +178,7 @@ export function planSessionPack(input: SessionPackInput): SessionPack {
     ...recent.filter(take).map((memory) => entry('recent', memory)),
   ];
   if (checkpoint !== undefined) entries.push(entry('checkpoint', checkpoint));
-  return { entries, withheld };
+  return { entries, withheld, onPage };
 }
 
 /**

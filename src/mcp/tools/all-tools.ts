@@ -1,7 +1,8 @@
 /**
  * Every tool the server exposes, in `tools/list` order. Adding one here makes it public API and prompt
  * text: the snapshot in `create-mcp-server.test.ts` must be updated on purpose. Approving a quarantined
- * memory is deliberately absent: only human channels (CLI, web UI) can do it.
+ * memory is deliberately absent: only human channels (CLI, web UI) can do it; so is applying edits of
+ * the project page, which would write user memories (`update_project_page` only refreshes it).
  */
 import type { McpTool } from '../tool.js';
 import { checkpointTool } from './checkpoint.js';
@@ -15,6 +16,7 @@ import { recallTool } from './recall.js';
 import { rememberTool } from './remember.js';
 import { reverifyMemoryTool } from './reverify-memory.js';
 import { supersedeMemoryTool } from './supersede-memory.js';
+import { updateProjectPageTool } from './update-project-page.js';
 
 export const allTools: readonly McpTool[] = [
   rememberTool,
@@ -28,4 +30,5 @@ export const allTools: readonly McpTool[] = [
   memoryStatsTool,
   explainMemoryTool,
   reverifyMemoryTool,
+  updateProjectPageTool,
 ];

@@ -6,6 +6,7 @@ import { Ledger } from './pages/ledger.js';
 import { Memories } from './pages/memories.js';
 import { Memory } from './pages/memory.js';
 import { Problem } from './pages/problem.js';
+import { ProjectPage } from './pages/project-page.js';
 import { Review, type ReviewParams } from './pages/review.js';
 import { Search } from './pages/search.js';
 import { projectName } from './parts/format.js';
@@ -23,6 +24,7 @@ const NAV = [
   ['/memories', 'Memories'],
   ['/review', 'Review'],
   ['/ledger', 'Ledger'],
+  ['/page', 'Project page'],
 ] as const;
 
 export function App() {
@@ -201,6 +203,8 @@ function Page({
           offset={number(params, 'offset', 0)}
         />
       );
+    case '/page':
+      return <ProjectPage project={project} />;
     default:
       return (
         <section>

@@ -283,6 +283,11 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .option('-p, --project <dir>', 'store everything in this project instead of each cwd')
     .option('--dry-run', 'read and classify, write nothing (not even the resume state)')
     .option('-n, --limit <lines>', 'stop after this many lines; run again to resume', parseCount)
+    .option(
+      '--mend',
+      'read every transcript again and give the memories an earlier import stored their source URL, ' +
+        'tool and transcript time (writes nothing new)',
+    )
     .action((options: ImportClaudeCodeCliOptions) =>
       on('import claude-code', [], options, async (ctx) => {
         const { importClaudeCode } = await import('./commands/import-claude-code.js');

@@ -143,6 +143,31 @@ export interface RememberOptions {
    * (no anchor set) until a backfill resolves it.
    */
   anchors?: AnchorSetInput;
+  /**
+   * ISO-8601 time the captured event happened, when the writer knows it and it is older than the write
+   * (an import replays transcripts): a new memory's `createdAt` and `updatedAt` are set to it, so recency
+   * and date filters tell the truth. A time after the write is ignored (never dated in the future). The
+   * audit entry keeps the real write time. Ignored when the content resolves to an existing memory.
+   */
+  capturedAt?: string;
+}
+
+/**
+ * Provenance a later read of the same source can fill in on a memory written without it (`mnemo import
+ * claude-code --mend`): each field is applied only where it adds what was missing — a source URL or tool
+ * name only where none is stored, a creation time only when it is earlier than the stored one. Content,
+ * origin and review state are never touched.
+ */
+export interface ProvenanceMend {
+  sourceUrl?: string | null;
+  originTool?: string | null;
+  createdAt?: string;
+}
+
+/** What a provenance mend did: the memory as it now is, and the names of the fields it changed. */
+export interface MendOutcome {
+  memory: Memory;
+  changed: ('sourceUrl' | 'originTool' | 'createdAt')[];
 }
 
 /**
@@ -376,6 +401,13 @@ export interface MemoryStore {
    * anchors described the old text). Throws NOT_FOUND, CONFLICT if new content duplicates another memory.
    */
   updateMemory(id: MemoryId, patch: MemoryPatch): Promise<Memory>;
+
+  /**
+   * Fills missing provenance on one memory (see {@link ProvenanceMend}), audited as `mend` with the fields
+   * changed. Returns the memory and the names of the fields changed (empty: nothing was missing, and no
+   * audit entry is written). Throws NOT_FOUND for an unknown id, INVALID_INPUT for a malformed value.
+   */
+  mendProvenance(id: MemoryId, mend: ProvenanceMend): Promise<MendOutcome>;
 
   /** Deletes a memory with its index entries, vector and anchors. Returns false when it did not exist. */
   forget(id: MemoryId): Promise<boolean>;

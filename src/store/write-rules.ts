@@ -19,11 +19,12 @@ import {
   QUARANTINE_STATES,
   type QuarantineState,
   validateNewMemory,
+  validSourceUrl,
 } from '../core/memory.js';
 import { parseOriginClass, TRUST_BANDS, trustBand } from '../core/origin/origin-class.js';
 import { defaultTeamVisible, requiresReview } from '../core/privileges/privileges.js';
 import { contentHash } from './content-hash.js';
-import type { ExportedMemory } from './store.js';
+import type { ExportedMemory, ProvenanceMend, RememberOptions } from './store.js';
 
 /** Upper bound on dimensions; no embedding model we target needs more. */
 export const MAX_VECTOR_DIMS = 8192;
@@ -56,6 +57,8 @@ export interface PreparedMemory {
   hash: string;
   vector: MemoryVector | undefined;
   anchors: AnchorSetInput | undefined;
+  /** The captured event's time (`RememberOptions.capturedAt`), validated ISO-8601; undefined: none. */
+  capturedAt?: string | undefined;
 }
 
 /** Validates an anchor set and its seed checks outside the transaction. */
@@ -146,11 +149,8 @@ export function vectorFromBytes(bytes: Uint8Array): Float32Array {
 }
 
 /** Validates outside the transaction so bad input never takes the write lock. */
-export function prepareMemory(
-  input: NewMemory,
-  vector: MemoryVector | undefined,
-  anchors?: AnchorSetInput,
-): PreparedMemory {
+export function prepareMemory(input: NewMemory, options: RememberOptions = {}): PreparedMemory {
+  const { vector, anchors, capturedAt } = options;
   const fields = validateNewMemory(input);
   // Fail closed: a writer that did not decide the review state of an origin that requires review gets
   // 'pending', the value the v2 migration gives such rows, instead of validateNewMemory's 'none'.
@@ -164,7 +164,55 @@ export function prepareMemory(
   );
   if (vector !== undefined) assertValidVector(vector);
   if (anchors !== undefined) prepareAnchorSet(anchors);
-  return { fields, hash: contentHash(fields.content), vector, anchors };
+  return {
+    fields,
+    hash: contentHash(fields.content),
+    vector,
+    anchors,
+    capturedAt: capturedAt === undefined ? undefined : isoTime(capturedAt, 'capturedAt'),
+  };
+}
+
+/** `value` as canonical ISO-8601 UTC; INVALID_INPUT naming `what` when it is not a time. */
+export function isoTime(value: unknown, what: string): string {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      `${what} must be an ISO-8601 time, such as 2026-08-01T10:00:00Z.`,
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
+/** The earlier of two ISO-8601 times (a captured time never dates a memory after its write). */
+export function earlierIso(a: string, b: string | undefined): string {
+  return b !== undefined && Date.parse(b) < Date.parse(a) ? b : a;
+}
+
+/**
+ * What a {@link ProvenanceMend} changes on a memory: only what was missing (see the port). Validates the
+ * values; returns the new values of the changed fields.
+ */
+export function planMend(
+  current: Pick<Memory, 'sourceUrl' | 'originTool' | 'createdAt'>,
+  mend: ProvenanceMend,
+): Partial<Pick<Memory, 'sourceUrl' | 'originTool' | 'createdAt'>> {
+  const out: Partial<Pick<Memory, 'sourceUrl' | 'originTool' | 'createdAt'>> = {};
+  const url = validSourceUrl(mend.sourceUrl ?? null);
+  if (url !== null && current.sourceUrl === null) out.sourceUrl = url;
+  const tool = mend.originTool ?? null;
+  if (tool !== null) {
+    if (typeof tool !== 'string' || tool.trim().length === 0 || tool.length > 128) {
+      throw new MemoryError('INVALID_INPUT', 'A tool name must be 1–128 characters.');
+    }
+    if (current.originTool === null) out.originTool = tool;
+  }
+  if (mend.createdAt !== undefined) {
+    const at = isoTime(mend.createdAt, 'createdAt');
+    if (Date.parse(at) < Date.parse(current.createdAt)) out.createdAt = at;
+  }
+  return out;
 }
 
 /** Checks an exported record before it takes the write lock; every rule of a normal write applies. */
@@ -279,8 +327,8 @@ export function newMemoryRow(
     origin: fields.origin,
     originTool: fields.originTool,
     sessionId: fields.sessionId,
-    createdAt: at,
-    updatedAt: at,
+    createdAt: earlierIso(at, prepared.capturedAt),
+    updatedAt: earlierIso(at, prepared.capturedAt),
     lastAccessedAt: null,
     accessCount: 0,
     heatBase: fields.heatBase,
@@ -320,5 +368,6 @@ export function newMemoryAudit(memory: Memory, prepared: PreparedMemory): Record
     anchors: prepared.anchors?.anchors.filter((a) => a.kind === 'file').length,
     teamVisible: memory.teamVisible,
     ...(memory.sourceUrl === null ? {} : { sourceUrl: memory.sourceUrl }),
+    ...(prepared.capturedAt === undefined ? {} : { capturedAt: memory.createdAt }),
   };
 }

@@ -24,8 +24,10 @@ import { type FloodLimit, withinFloodBudget } from '../core/gate/decide-gate.js'
 import { explainOrigin, type OriginConfig } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
 import { isMnemoTool } from '../core/origin/own-tools.js';
+import { sourceUrlOf } from '../core/origin/source-url.js';
 import { resolveProjectKey } from '../project/project-key.js';
 import { type RejectReason, type WriteDeps, writeMemory } from '../write/write-memory.js';
+import { type MendIndex, mendPair, type MendResult } from './mend-pair.js';
 import {
   isInterruptResult,
   resultText,
@@ -48,7 +50,10 @@ export type PairSkipReason = SkipReason | RejectReason | 'before_since';
 
 /** What happened to one pair. `offered` is a dry run's "would be written". */
 export type PairOutcome =
-  | { readonly result: 'stored' | 'merged' | 'offered'; readonly projectKey: string }
+  | {
+      readonly result: 'stored' | 'merged' | 'offered' | MendResult;
+      readonly projectKey: string;
+    }
   | { readonly result: 'skipped'; readonly reason: PairSkipReason };
 
 /** Everything the capture of a pair needs, built once per import. */
@@ -68,6 +73,8 @@ export interface PairContext {
   readonly projects: Map<string, string | null>;
   /** A dry run stores nothing, so the error → fix links it sees are kept here: `session|tag` → kind. */
   readonly lastCommandKind: Map<string, 'error' | 'fix'>;
+  /** `--mend`: write nothing new; fill provenance on the rows the pairs stored (mend-pair.ts). */
+  readonly mend?: MendIndex;
 }
 
 /** The per-session, per-origin write budget counted in transcript time. */
@@ -113,11 +120,20 @@ function projectOf(ctx: PairContext, cwd: string | undefined): string | null {
   return key;
 }
 
+/** Whether the run itself tracks the error → fix links: it writes nothing the store could tell. */
+function tracksLinks(ctx: PairContext): boolean {
+  return ctx.dryRun || ctx.mend !== undefined;
+}
+
 async function fixDue(ctx: PairContext, projectKey: string, pair: ToolPair, tag: string) {
   // A dry run wrote nothing, so the failures it saw live only in the run; a real run asks the store,
-  // as the live hook does.
-  const inRun = ctx.dryRun ? ctx.lastCommandKind.get(`${pair.sessionId ?? ''}|${tag}`) : undefined;
+  // as the live hook does. A mend reads every transcript whole, in order, so the run alone knows the
+  // links as the first import saw them (the store already holds the fix that followed).
+  const inRun = tracksLinks(ctx)
+    ? ctx.lastCommandKind.get(`${pair.sessionId ?? ''}|${tag}`)
+    : undefined;
   if (inRun !== undefined) return inRun === 'error';
+  if (ctx.mend !== undefined) return false;
   return pair.sessionId !== null && (await fixIsDue(ctx.app, projectKey, pair.sessionId, tag));
 }
 
@@ -169,13 +185,34 @@ export async function capturePair(ctx: PairContext, pair: ToolPair): Promise<Pai
   if (!built.ok) return skip(built.reason);
   if (!ctx.flood.allows(pair.sessionId, origin.origin, pair.at)) return skip('flood_budget');
 
-  if (ctx.dryRun) {
+  // The page a fetch read and the transcript's time, from the envelope fields as live capture takes them.
+  const sourceUrl = sourceUrlOf(pair.use.input['url']);
+  const capturedAt = pair.at === undefined ? undefined : new Date(pair.at).toISOString();
+  if (tracksLinks(ctx)) {
     const tag = tags[0];
     if (tag !== undefined && (built.kind === 'error' || built.kind === 'fix')) {
       ctx.lastCommandKind.set(`${pair.sessionId ?? ''}|${tag}`, built.kind);
     }
+  }
+  if (ctx.dryRun) {
     ctx.flood.record(pair.sessionId, origin.origin, pair.at);
     return { result: 'offered', projectKey };
+  }
+  if (ctx.mend !== undefined) {
+    if (pair.sessionId === null) return { result: 'unknown', projectKey };
+    const result = await mendPair(ctx.app.store, ctx.mend, {
+      projectKey,
+      sessionId: pair.sessionId,
+      kind: built.kind,
+      origin: origin.origin,
+      content: built.content,
+      toolName,
+      sourceUrl,
+      capturedAt,
+    });
+    // A row of this session is one the first import stored: it spent the budget then, too.
+    if (result !== 'unknown') ctx.flood.record(pair.sessionId, origin.origin, pair.at);
+    return { result, projectKey };
   }
   const outcome = await writeMemory(ctx.deps, {
     envelope: { channel: 'tool', toolName },
@@ -188,6 +225,8 @@ export async function capturePair(ctx: PairContext, pair: ToolPair): Promise<Pai
     // Anchored against the project as it is now: an import replays old sessions, so files that changed
     // since are anchored as they are today, not as they were then.
     workingDir: pair.cwd ?? null,
+    sourceUrl,
+    ...(capturedAt === undefined ? {} : { capturedAt }),
   });
   if (outcome.decision === 'reject') return skip(outcome.reason);
   if (outcome.decision === 'store') ctx.flood.record(pair.sessionId, origin.origin, pair.at);

@@ -25,6 +25,8 @@ export interface ImportReport {
   merged: number;
   /** Dry run: pairs that would be offered to the write service. */
   offered: number;
+  /** `--mend`: rows given missing provenance, rows already complete, pairs with no row to mend. */
+  mend?: { mended: number; unchanged: number; unknown: number };
   skipped: Partial<Record<ImportSkipReason, number>>;
   /** Blocks that are no memory channel: typed prompts, assistant prose, harness text. */
   notCaptured: { prompts: number; assistantText: number; harness: number };
@@ -36,10 +38,11 @@ export interface ImportReport {
 }
 
 /** An empty report. */
-export function emptyReport(root: string, dryRun: boolean): ImportReport {
+export function emptyReport(root: string, dryRun: boolean, mend = false): ImportReport {
   return {
     root,
     dryRun,
+    ...(mend ? { mend: { mended: 0, unchanged: 0, unknown: 0 } } : {}),
     files: { found: 0, read: 0, unchanged: 0, restarted: 0, olderThanSince: 0 },
     lines: { read: 0, malformed: 0, incompleteTail: 0 },
     pairs: 0,
@@ -120,13 +123,17 @@ export function formatReport(report: ImportReport): string {
   const skippedTotal = Object.values(report.skipped).reduce((sum, n) => sum + (n ?? 0), 0);
   const n = report.notCaptured;
   const lines = [
-    `Claude Code transcripts in ${report.root}${report.dryRun ? ' (dry run: nothing written)' : ''}`,
+    `Claude Code transcripts in ${report.root}${report.dryRun ? ' (dry run: nothing written)' : ''}` +
+      (report.mend !== undefined ? ' (mend: no new memories)' : ''),
     `  files:    ${fileParts.join(', ')}`,
     `  lines:    ${lineParts.join(', ')}`,
     `  tool calls with a result: ${report.pairs}`,
-    report.dryRun
-      ? `  would offer to the write gate: ${report.offered}`
-      : `  stored:   ${report.stored} new ${report.stored === 1 ? 'memory' : 'memories'}, ${report.merged} merged into existing ones`,
+    report.mend !== undefined
+      ? `  mended:   ${report.mend.mended} memories given their source, tool or time; ` +
+        `${report.mend.unchanged} already complete; ${report.mend.unknown} with no stored memory (left alone)`
+      : report.dryRun
+        ? `  would offer to the write gate: ${report.offered}`
+        : `  stored:   ${report.stored} new ${report.stored === 1 ? 'memory' : 'memories'}, ${report.merged} merged into existing ones`,
     `  skipped:  ${skippedTotal}${skipped.length > 0 ? ` (${skipped.join(', ')})` : ''}`,
     `  not captured (no memory channel): ${plural(n.prompts, 'user prompt')}, ` +
       `${n.assistantText} assistant text blocks, ${plural(n.harness, 'harness message')}`,

@@ -42,6 +42,11 @@ export interface ImportOptions {
   /** Stop after this many lines (a bounded run; the next run resumes). */
   readonly limitLines?: number;
   readonly statePath: string;
+  /**
+   * Mend the rows an earlier import stored (transcripts/mend-pair.ts): every file is read whole again,
+   * nothing new is written, and the resume state is neither used nor changed.
+   */
+  readonly mend?: boolean;
 }
 
 /** Callbacks of a running import. */
@@ -85,7 +90,8 @@ export async function importTranscripts(
   options: ImportOptions,
   hooks: ImportHooks = {},
 ): Promise<ImportReport> {
-  const report = emptyReport(options.root, options.dryRun);
+  const mend = options.mend === true;
+  const report = emptyReport(options.root, options.dryRun, mend);
   const files = await findTranscripts(options.root);
   report.files.found = files.length;
   const loaded = loadImportState(options.statePath);
@@ -101,7 +107,9 @@ export async function importTranscripts(
       report.files.olderThanSince += 1;
       continue;
     }
-    const plan = planFile(file, state.files[file.path], filter);
+    const plan: FilePlan = mend
+      ? { action: 'read', from: 0, line: 1, doneToolUses: [], restarted: false }
+      : planFile(file, state.files[file.path], filter);
     if (plan.action === 'skip') report.files.unchanged += 1;
     else planned.push({ file, plan });
   }
@@ -125,6 +133,7 @@ export async function importTranscripts(
     dryRun: options.dryRun,
     projects: new Map(),
     lastCommandKind: new Map(),
+    ...(mend ? { mend: new Map() } : {}),
   };
   const progress = {
     bytesDone: 0,
@@ -168,7 +177,7 @@ async function importFile(
   let sinceSave = 0;
 
   const save = (): void => {
-    if (options.dryRun) return;
+    if (options.dryRun || options.mend === true) return;
     let offset = position;
     let line = nextLine;
     for (const p of pending.values()) {
@@ -249,7 +258,13 @@ async function importFile(
             });
             report.pairs += 1;
             if (outcome.result === 'skipped') bump(report, outcome.reason);
-            else {
+            else if (isMendResult(outcome.result)) {
+              if (report.mend !== undefined) report.mend[outcome.result] += 1;
+              if (outcome.result === 'mended') {
+                report.byProject[outcome.projectKey] =
+                  (report.byProject[outcome.projectKey] ?? 0) + 1;
+              }
+            } else {
               report[outcome.result] += 1;
               report.byProject[outcome.projectKey] =
                 (report.byProject[outcome.projectKey] ?? 0) + 1;
@@ -286,6 +301,10 @@ async function importFile(
     );
   }
   save();
+}
+
+function isMendResult(result: string): result is 'mended' | 'unchanged' | 'unknown' {
+  return result === 'mended' || result === 'unchanged' || result === 'unknown';
 }
 
 function bump(report: ImportReport, reason: keyof ImportReport['skipped']): void {

@@ -87,7 +87,10 @@ export async function writeMemory(deps: WriteDeps, request: WriteRequest): Promi
     );
   }
   const gated = { ...input, gateReason: decision.reason };
-  const anchors = anchorsFor(deps, gated.content, request.workingDir);
+  const anchors = {
+    ...anchorsFor(deps, gated.content, request.workingDir),
+    ...(request.capturedAt === undefined ? {} : { capturedAt: request.capturedAt }),
+  };
   const { memory, created } = await deps.store.remember(gated, anchors);
   if (created) {
     if (origin === 'network') await clusterFragment(deps, memory, report.notes);

@@ -63,6 +63,11 @@ export interface WriteRequest {
    * `sourceUrlOf` gives; anything else, or an address holding a secret, is dropped with a note.
    */
   sourceUrl?: string | null;
+  /**
+   * When the captured event happened, if the writer knows and it is past (an import of transcripts):
+   * the memory is dated then (`RememberOptions.capturedAt`), not at the write.
+   */
+  capturedAt?: string;
 }
 
 /** Why a write was refused. A closed list: telemetry counters are named after it (`write.rejected.<reason>`). */

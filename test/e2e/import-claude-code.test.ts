@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
 import { exportRows, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import {
@@ -33,6 +34,8 @@ interface Row {
   content: string;
   accessCount: number;
   redactions: number;
+  sourceUrl: string | null;
+  createdAt: string;
 }
 
 async function importTree(t: TestHome, tree: TranscriptTree, ...args: string[]) {
@@ -170,6 +173,53 @@ describe('mnemo import claude-code (built binary)', () => {
     );
     const sessions = new Set((await rows(t)).map((r) => r.sessionId));
     expect(sessions).toEqual(new Set([acmeFix, acmeHostile, shop]));
+  });
+
+  it('keeps per memory the tool, the page a fetch read and the transcript time; --mend restores them on old rows', async () => {
+    const { t, tree } = setup();
+    await importTree(t, tree);
+    const stamp = (list: readonly Row[]) =>
+      list
+        .map(
+          (r) => `${r.originTool} ${r.sourceUrl ?? '-'} ${r.createdAt} ${r.content.slice(0, 24)}`,
+        )
+        .sort();
+    const fresh = stamp(await rows(t));
+    expect(fresh).toEqual([
+      'Bash - 2026-08-20T09:15:16.000Z Command failed: npm test',
+      'Bash - 2026-08-20T09:17:06.000Z fixed: npm test -- --gre',
+      'Bash - 2026-08-21T10:02:30.000Z Command failed: npm run ',
+      'Edit - 2026-08-20T09:15:01.000Z Edited src/db/orders.sql',
+      'Edit - 2026-08-22T14:00:08.000Z Edited src/cart/cart.css',
+      'Edit - 2026-08-22T14:00:08.000Z Edited src/cart/cart.tsx',
+      'Edit - 2026-08-22T14:04:10.000Z Edited src/checkout/gift',
+      'WebFetch https://evil.example/pg-errors 2026-08-21T10:00:09.000Z Fetched https://evil.exa',
+      'WebSearch - 2026-08-22T14:02:03.000Z Searched the web for "WA',
+      'Write - 2026-08-20T09:18:21.000Z Edited test/orders-statu',
+      'Write - 2026-08-22T14:00:06.000Z Edited src/cart/quantity',
+    ]);
+    // Rows as an import before this fix stored them: no source, dated at the import.
+    const db = openRawSqlite(t.dbPath);
+    db.prepare(
+      "UPDATE memories SET source_url = NULL, source_host = NULL, created_at = '2026-12-01T00:00:00.000Z', updated_at = '2026-12-01T00:00:00.000Z'",
+    ).run();
+    db.close();
+    expect((await rows(t)).every((r) => r.sourceUrl === null)).toBe(true);
+    const mended = await importTree(t, tree, '--mend');
+    expect(mended).toContain(
+      'mended:   11 memories given their source, tool or time; 0 already complete; 0 with no stored memory (left alone)',
+    );
+    expect(stamp(await rows(t))).toEqual(fresh);
+    const refused = await t.run([
+      'import',
+      'claude-code',
+      '--path',
+      tree.projects,
+      '--mend',
+      '--dry-run',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('run it without --dry-run and --limit');
   });
 
   it('stores no typed prompt, no assistant prose and nothing from the hostile page as trusted', async () => {

@@ -22,6 +22,8 @@ export interface ImportClaudeCodeCliOptions {
   dryRun?: boolean;
   /** Stop after this many transcript lines; the next run resumes. */
   limit?: number;
+  /** Fill provenance on rows an earlier import stored; writes nothing new (transcripts/mend-pair.ts). */
+  mend?: boolean;
 }
 
 /** A redraw of the bar at most this often; a plain line this often when stderr is not a terminal. */
@@ -77,6 +79,12 @@ export async function importClaudeCode(
     options.path === undefined
       ? defaultProjectsDir(env, env['HOME']?.trim() || homedir())
       : resolve(ctx.io.cwd, options.path);
+  if (options.mend === true && (options.dryRun === true || options.limit !== undefined)) {
+    throw new MemoryError(
+      'INVALID_INPUT',
+      '--mend reads every transcript whole and changes only provenance; run it without --dry-run and --limit.',
+    );
+  }
   const since = options.since === undefined ? undefined : parseSince(options.since);
   const projectKey =
     options.project === undefined ? undefined : projectKeyFromOption(ctx.io, options.project);
@@ -99,6 +107,7 @@ export async function importClaudeCode(
         dryRun: options.dryRun === true,
         limitLines: options.limit,
         statePath: importStatePath(app.config.home),
+        mend: options.mend === true,
       },
       {
         onProgress: (p) => {

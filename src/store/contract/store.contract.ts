@@ -14,6 +14,7 @@ import { describeHistoryContract } from './store.history.contract.js';
 import { describeInjectionsContract } from './store.injections.contract.js';
 import { describeIntegrityContract } from './store.integrity.contract.js';
 import { describeLedgerAuthorsContract } from './store.ledger-authors.contract.js';
+import { describeProvenanceContract } from './store.provenance.contract.js';
 import { describeReviewContract } from './store.review.contract.js';
 import { describeSearchContract } from './store.search.contract.js';
 import { describeSessionsContract } from './store.sessions.contract.js';
@@ -45,5 +46,6 @@ export function describeStoreContract(options: StoreContractOptions): void {
     describeLedgerAuthorsContract(harness);
     describeHistoryContract(harness);
     describeBrowseContract(harness);
+    describeProvenanceContract(harness);
   });
 }

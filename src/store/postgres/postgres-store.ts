@@ -14,8 +14,6 @@ import type {
   NewMemory,
   QuarantineState,
 } from '../../core/memory.js';
-import type { Clock } from '../../ports/clock.js';
-import type { IdSource } from '../../ports/ids.js';
 import { assertCopiedInjection, assertInjection, ledgerQuery } from '../injection-rules.js';
 import { withReader } from '../reader-scope.js';
 import {
@@ -44,7 +42,9 @@ import type {
   MemoryGroupQuery,
   MemoryPatch,
   MemoryStore,
+  MendOutcome,
   NewInjection,
+  ProvenanceMend,
   RememberClaim,
   RememberOptions,
   RememberOutcome,
@@ -64,11 +64,10 @@ import {
   assertMergeDetail,
   assertReview,
   assertValidVector,
-  type Author,
   prepareAnchorSet,
   prepareMemory,
 } from '../write-rules.js';
-import type { PgLike, PgQueryable } from './pg-like.js';
+import type { PgQueryable } from './pg-like.js';
 import { readAnchorSets, recordChecksIn, saveAnchorSetsIn } from './postgres-anchors.js';
 import { auditTrailOf } from './postgres-audit.js';
 import { countGroupsIn, countIn, listHeatIn, listIn } from './postgres-browse.js';
@@ -83,30 +82,16 @@ import {
 import * as injections from './postgres-injections.js';
 import { integrityProblems } from './postgres-integrity.js';
 import * as lexical from './postgres-lexical.js';
+import { mendProvenanceIn } from './postgres-mend.js';
 import { M_COLUMNS, type PgMemoryRow, selectRowById, toMemory } from './postgres-rows.js';
 import { buildFilter, Params, termsSql } from './postgres-search.js';
 import * as sessions from './postgres-sessions.js';
 import { storeStats } from './postgres-stats.js';
+import type { PostgresStoreDeps } from './postgres-store-deps.js';
 import { runWrite } from './postgres-tx.js';
 import { searchVectorIn } from './postgres-vector-search.js';
 import * as vectors from './postgres-vectors.js';
 import * as writes from './postgres-writes.js';
-
-export interface PostgresStoreDeps {
-  db: PgLike;
-  /** Host, port and database without credentials, for messages. */
-  where: string;
-  schema: string;
-  clock: Clock;
-  ids: IdSource;
-  schemaVersion: number;
-  vectors: vectors.VectorSupport;
-  description: StoreDescription;
-  /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
-  onBeforeCommit?: ((action: string) => void) | undefined;
-  /** Stamped on new memories, and the default reader of scoped reads. */
-  author?: Author | undefined;
-}
 
 /** The PostgreSQL implementation of the store port. */
 export class PostgresMemoryStore implements MemoryStore {
@@ -157,7 +142,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
-    const prepared = prepareMemory(input, options?.vector, options?.anchors);
+    const prepared = prepareMemory(input, options);
     return this.#write('remember', (ctx) => writes.rememberIn(ctx, prepared));
   }
 
@@ -166,7 +151,7 @@ export class PostgresMemoryStore implements MemoryStore {
     replacement: NewMemory,
     options?: RememberOptions,
   ): Promise<{ previous: Memory; current: Memory }> {
-    const prepared = prepareMemory(replacement, options?.vector, options?.anchors);
+    const prepared = prepareMemory(replacement, options);
     return this.#write('supersede', (ctx) => writes.supersedeIn(ctx, previousId, prepared));
   }
 
@@ -335,6 +320,10 @@ export class PostgresMemoryStore implements MemoryStore {
   async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
     assertImportable(record);
     return this.#write('import', (ctx) => writes.importIn(ctx, record));
+  }
+
+  async mendProvenance(id: MemoryId, mend: ProvenanceMend): Promise<MendOutcome> {
+    return this.#write('mend', (ctx) => mendProvenanceIn(ctx, id, mend));
   }
 
   async setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory> {

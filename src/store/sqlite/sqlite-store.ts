@@ -15,8 +15,6 @@ import type {
   NewMemory,
   QuarantineState,
 } from '../../core/memory.js';
-import type { Clock } from '../../ports/clock.js';
-import type { IdSource } from '../../ports/ids.js';
 import { assertCopiedInjection, assertInjection, ledgerQuery } from '../injection-rules.js';
 import { withReader } from '../reader-scope.js';
 import {
@@ -44,7 +42,9 @@ import type {
   MemoryGroupQuery,
   MemoryPatch,
   MemoryStore,
+  MendOutcome,
   NewInjection,
+  ProvenanceMend,
   RememberClaim,
   RememberOptions,
   RememberOutcome,
@@ -64,7 +64,6 @@ import {
   assertMergeDetail,
   assertReview,
   assertValidVector,
-  type Author,
   prepareAnchorSet,
   prepareMemory,
 } from '../write-rules.js';
@@ -83,11 +82,13 @@ import { injectedIdsOf, ledgerRowsOf, recordInjectionIn } from './sqlite-injecti
 import { integrityProblems } from './sqlite-integrity.js';
 import * as lexical from './sqlite-lexical.js';
 import type { SqliteLike } from './sqlite-like.js';
+import { mendProvenanceIn } from './sqlite-mend.js';
 import { recordClusterIn, recordMergeIn, setQuarantineIn } from './sqlite-review.js';
 import { existingRow, type MemoryRow, selectRowById, toMemory } from './sqlite-rows.js';
 import { buildFilter, buildTermsQuery, termsSql } from './sqlite-search.js';
 import * as sessions from './sqlite-sessions.js';
 import { statsOf } from './sqlite-stats.js';
+import type { SqliteStoreDeps } from './sqlite-store-deps.js';
 import { immediateTransaction } from './sqlite-tx.js';
 import type { SqliteVectorMirror } from './sqlite-vector-mirror.js';
 import { vectorSearchIn } from './sqlite-vector-search.js';
@@ -102,21 +103,6 @@ import {
   updateIn,
   type WriteContext,
 } from './sqlite-writes.js';
-
-export interface SqliteStoreDeps {
-  db: SqliteLike;
-  /** The database file, for messages. */
-  path: string;
-  clock: Clock;
-  ids: IdSource;
-  schemaVersion: number;
-  /** Fault-injection seam: runs inside every write transaction just before COMMIT. */
-  onBeforeCommit?: ((action: string) => void) | undefined;
-  /** Stamped on new memories, and the default reader of scoped reads. */
-  author?: Author | undefined;
-  /** The resident vector mirror (`residentVectors`); absent: every vector search goes to vec0. */
-  mirror?: SqliteVectorMirror | undefined;
-}
 
 const EXPORT_PAGE = 200;
 
@@ -176,7 +162,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async remember(input: NewMemory, options?: RememberOptions): Promise<RememberOutcome> {
-    const prepared = prepareMemory(input, options?.vector, options?.anchors);
+    const prepared = prepareMemory(input, options);
     return this.#write('remember', (ctx) => rememberIn(ctx, prepared));
   }
 
@@ -185,7 +171,7 @@ export class SqliteMemoryStore implements MemoryStore {
     replacement: NewMemory,
     options?: RememberOptions,
   ): Promise<{ previous: Memory; current: Memory }> {
-    const prepared = prepareMemory(replacement, options?.vector, options?.anchors);
+    const prepared = prepareMemory(replacement, options);
     return this.#write('supersede', (ctx) => supersedeIn(ctx, previousId, prepared));
   }
 
@@ -344,6 +330,10 @@ export class SqliteMemoryStore implements MemoryStore {
   async importMemory(record: ExportedMemory): Promise<ImportOutcome> {
     assertImportable(record);
     return this.#write('import', (ctx) => importIn(ctx, record));
+  }
+
+  async mendProvenance(id: MemoryId, mend: ProvenanceMend): Promise<MendOutcome> {
+    return this.#write('mend', (ctx) => mendProvenanceIn(ctx, id, mend));
   }
 
   async setQuarantine(id: MemoryId, state: QuarantineState, actor: string): Promise<Memory> {

@@ -104,8 +104,14 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     )
     .option('-t, --tag <tag>', 'only memories with this tag (repeatable)', collect)
     .option('--origin <origin>', 'only this origin class (repeatable)', collect)
-    .option('--since <date>', 'only memories created at or after this ISO date')
-    .option('--until <date>', 'only memories created at or before this ISO date')
+    .option(
+      '--since <date>',
+      'only memories created at or after this date (2026-08-01, yesterday, 3d, 2w)',
+    )
+    .option(
+      '--until <date>',
+      'only memories created at or before this date (2026-08-01, today, 12h)',
+    )
     .option('--diverse', 'prefer variety over near-duplicates (MMR)')
     .action((query: string[], options: RecallCliOptions) =>
       on('recall', [query], options, async (ctx) => {
@@ -279,7 +285,10 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
         '(idempotent, resumable; progress on stderr)',
     )
     .option('--path <dir>', 'the transcripts directory (default: ~/.claude/projects)')
-    .option('--since <date>', 'only tool calls answered at or after this ISO date')
+    .option(
+      '--since <date>',
+      'only tool calls answered at or after this date (2026-08-01, yesterday, 3d, 2w)',
+    )
     .option('-p, --project <dir>', 'store everything in this project instead of each cwd')
     .option('--dry-run', 'read and classify, write nothing (not even the resume state)')
     .option('-n, --limit <lines>', 'stop after this many lines; run again to resume', parseCount)

@@ -127,6 +127,37 @@ describe('mnemo refuses bad input and changes nothing', () => {
   it('refuses an empty recall query', async () => {
     await expectRefused(await t.run(['recall', '   ']), /The query is empty/);
   });
+
+  it('refuses a date it cannot read in the words of the option, never a store field', async () => {
+    for (const [flag, value] of [
+      ['--since', 'yesterdy'],
+      ['--until', '2026-02-30'],
+    ] as const) {
+      const result = await t.run(['recall', 'existing', flag, value]);
+      await expectRefused(
+        result,
+        new RegExp(
+          `^mnemo: ${flag} "${value}" is not a date\\. Give an ISO date such as 2026-08-01 or 2026-08-01T09:00:00Z, today, yesterday, or an age such as 3d, 2w or 12h\\.\\n$`,
+        ),
+      );
+      expect(result.stderr).not.toMatch(/created(After|Before)/);
+    }
+  });
+});
+
+describe('mnemo recall takes dates as a person types them', () => {
+  it('finds a memory written just now with --since yesterday, 3d or 2w, and not with --until 3d', async () => {
+    const found = async (...args: string[]) => {
+      const result = await t.run(['recall', 'existing memory', '--json', ...args]);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      return (JSON.parse(result.stdout) as { hits: unknown[] }).hits.length;
+    };
+    expect(await found('--since', 'yesterday')).toBe(1);
+    expect(await found('--since', '3d')).toBe(1);
+    expect(await found('--since', '2w', '--until', 'today')).toBe(1);
+    expect(await found('--until', '3d')).toBe(0);
+    expect(await found('--until', '2000-01-01')).toBe(0);
+  });
 });
 
 describe('mnemo import refuses a bad file and imports nothing from it', () => {

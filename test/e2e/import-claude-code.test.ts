@@ -373,6 +373,14 @@ describe('mnemo import claude-code (built binary)', () => {
     expect(new Set((await rows(t)).map((r) => r.projectKey))).toEqual(new Set([tree.shop]));
   });
 
+  it('--since takes yesterday or an age: transcripts from months ago store nothing', async () => {
+    const { t, tree } = setup();
+    for (const since of ['yesterday', '2w']) {
+      expect(await importTree(t, tree, '--since', since)).toContain('stored:   0 new memories');
+    }
+    expect(await rows(t)).toEqual([]);
+  });
+
   it('--dry-run classifies everything and writes nothing, not even the resume state', async () => {
     const { t, tree } = setup();
     const stdout = await importTree(t, tree, '--dry-run');
@@ -395,10 +403,12 @@ describe('mnemo import claude-code (built binary)', () => {
       '--path',
       t.project,
       '--since',
-      'yesterday',
+      'last tuesday',
     ]);
     expect(since.code).toBe(1);
-    expect(since.stderr).toContain('Give an ISO date such as 2026-08-01');
+    expect(since.stderr).toContain(
+      '--since "last tuesday" is not a date. Give an ISO date such as 2026-08-01',
+    );
   });
 
   it('reads ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects, when no --path is given', async () => {

@@ -13,6 +13,7 @@ import { importTranscripts } from '../../transcripts/import-transcripts.js';
 import type { CliContext } from '../cli-context.js';
 import type { OutputStream } from '../cli-io.js';
 import { writeOut } from '../cli-io.js';
+import { parseDateOption } from '../date-option.js';
 import { projectKeyFromOption } from '../project-option.js';
 
 export interface ImportClaudeCodeCliOptions {
@@ -30,17 +31,9 @@ export interface ImportClaudeCodeCliOptions {
 const BAR_REDRAW_MS = 100;
 const PLAIN_LINE_MS = 5000;
 
-/** `--since`: an ISO date or date-time. Throws INVALID_INPUT with an example. */
-export function parseSince(raw: string): Date {
-  const trimmed = raw.trim();
-  const at = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? new Date(trimmed) : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime())) {
-    throw new MemoryError(
-      'INVALID_INPUT',
-      `--since "${raw.slice(0, 40)}" is not a date. Give an ISO date such as 2026-08-01 or 2026-08-01T09:00:00Z.`,
-    );
-  }
-  return at;
+/** `--since`: any date `parseDateOption` takes (an ISO date, `yesterday`, `3d`...). */
+export function parseSince(raw: string, now: Date = new Date()): Date {
+  return new Date(parseDateOption('--since', raw, 'start', now));
 }
 
 function progressReporter(stream: OutputStream, tty: boolean) {

@@ -16,6 +16,7 @@ import { type RankedHit, retrieveDetailed, type RetrieveReport } from '../../ret
 import type { Scope } from '../../store/store.js';
 import type { CliContext } from '../cli-context.js';
 import { writeOut } from '../cli-io.js';
+import { parseDateOption } from '../date-option.js';
 import { formatMemoryLine } from '../format.js';
 import { projectKeyFromOption } from '../project-option.js';
 
@@ -60,6 +61,10 @@ export async function recall(
   if (query.trim() === '') {
     throw new MemoryError('INVALID_INPUT', 'The query is empty. Give words to search for.');
   }
+  const since =
+    options.since === undefined ? undefined : parseDateOption('--since', options.since, 'start');
+  const until =
+    options.until === undefined ? undefined : parseDateOption('--until', options.until, 'end');
   const projectKey = projectKeyFromOption(ctx.io, options.project);
   const app = await ctx.openApp();
   const scope: Scope = { projectKey, includeGlobal: true };
@@ -83,8 +88,8 @@ export async function recall(
         ...(options.kind === undefined ? {} : { kinds: options.kind }),
         ...(options.tag === undefined ? {} : { tags: options.tag }),
         ...(options.origin === undefined ? {} : { origins: options.origin }),
-        ...(options.since === undefined ? {} : { createdAfter: options.since }),
-        ...(options.until === undefined ? {} : { createdBefore: options.until }),
+        ...(since === undefined ? {} : { createdAfter: since }),
+        ...(until === undefined ? {} : { createdBefore: until }),
       },
       explain: options.explain === true,
       mmr: options.diverse === true,

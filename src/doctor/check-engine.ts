@@ -2,6 +2,8 @@
  * Doctor check of the resident engine: it answers a ping over its socket with the install's token. When
  * none runs, the doctor starts one in the background (as a hook or the MCP server would) with a short
  * idle exit, and waits for it, so the check proves that an engine can start here, not only that one ran.
+ * With background starts switched off (`engine.autoStart: false`, `MNEMO_ENGINE_AUTOSTART=0`) it starts
+ * none either: hooks then run the direct path, a supported set-up, and the check says so.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -24,6 +26,13 @@ function describe(ping: { pid: number; version: string; uptimeMs: number }): str
 export async function checkEngine(app: App) {
   const running = await pingEngine(app.config, PING_TIMEOUT_MS, { log: app.log });
   if (running !== undefined) return pass(`running (${describe(running)})`, { ...running });
+  if (!app.config.engine.autoStart) {
+    return pass(
+      'not running, and not started: background starts are off (engine.autoStart false or ' +
+        'MNEMO_ENGINE_AUTOSTART=0); hooks read and write the store themselves. Run `mnemo serve` to start one.',
+      { running: false, autoStart: false },
+    );
+  }
   const started = startEngineDetached(app.config, {
     log: app.log,
     idleExitMs: DOCTOR_ENGINE_IDLE_MS,

@@ -9,7 +9,7 @@
  *   startEngineDetached(config); // warm it for the next event; returns at once
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import * as v from 'valibot';
@@ -64,6 +64,49 @@ export async function stopEngine(
   return (await callEngine(config, 'stop', undefined, timeoutMs, options)) !== undefined;
 }
 
+/** Creates `file` only if it does not exist yet; false when it does. */
+function createExclusive(file: string): boolean {
+  try {
+    writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims the right to start the engine: true for exactly one of any number of processes racing here
+ * (16 hooks of one tool call find the engine down at once). The claim is `file`, created exclusively;
+ * one older than {@link START_ATTEMPT_INTERVAL_MS} is stale (that start was attempted long enough ago),
+ * and is moved aside by rename, which only one process can do to a given file: that process claims
+ * anew. A process whose rename took a newer claim than the stale one it looked at (another process
+ * reclaimed in between) does not start an engine either; the claim it moved aside is lost, so at worst
+ * a second engine starts, and exits at once on the engine lock (run-engine.ts). `force` always claims.
+ */
+function claimStart(file: string, force: boolean): boolean {
+  if (force) {
+    writeFileSync(file, `${process.pid}\n`, { mode: 0o600 });
+    return true;
+  }
+  if (createExclusive(file)) return true;
+  const seen = statSync(file, { throwIfNoEntry: false });
+  if (seen === undefined) return createExclusive(file);
+  if (Date.now() - seen.mtimeMs < START_ATTEMPT_INTERVAL_MS) return false;
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    // Another process moved the stale claim first: it starts the engine.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  const moved = statSync(aside, { throwIfNoEntry: false });
+  unlinkSync(aside);
+  if (moved?.ino !== seen.ino || moved.mtimeMs !== seen.mtimeMs) return false;
+  return createExclusive(file);
+}
+
 /** The built `mnemo` entry point beside this module (dist/cli/main.js). */
 export function mnemoMainPath(): string {
   return fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -83,18 +126,12 @@ export function startEngineDetached(
   const holder = readPidLock(paths.lock, parseEngineLock);
   if (holder !== undefined && engineProbablyRunning(holder))
     return { started: false, reason: 'running' };
-  const last = statSync(paths.starting, { throwIfNoEntry: false });
-  if (
-    options.force !== true &&
-    last !== undefined &&
-    Date.now() - last.mtimeMs < START_ATTEMPT_INTERVAL_MS
-  ) {
-    return { started: false, reason: 'recently_attempted' };
-  }
   const main = mnemoMainPath();
   if (!existsSync(main)) return { started: false, reason: 'no_binary' };
   mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  writeFileSync(paths.starting, `${process.pid}\n`, { mode: 0o600 });
+  if (!claimStart(paths.starting, options.force === true)) {
+    return { started: false, reason: 'recently_attempted' };
+  }
   const idle = options.idleExitMs === undefined ? [] : ['--idle-exit', `${options.idleExitMs}ms`];
   const child = spawn(process.execPath, [main, 'serve', '--foreground', ...idle], {
     cwd: config.home,

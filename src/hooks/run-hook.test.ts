@@ -36,7 +36,8 @@ function harness(input: string | Buffer, extra: Partial<RunHookOptions> = {}): H
     options: {
       stdin: Readable.from([typeof input === 'string' ? Buffer.from(input) : input]),
       stdout: { write: (text: string) => out.push(text) },
-      env: { MNEMO_HOME: home },
+      // No background engine from a unit test; the start itself is tested through `startEngine`.
+      env: { MNEMO_HOME: home, MNEMO_ENGINE_AUTOSTART: '0' },
       setExitCode: (code) => codes.push(code),
       exit: (code) => exits.push(code),
       ...extra,

@@ -31,7 +31,7 @@ import {
   type SpoolContext,
   type SpoolOutcome,
   type SpoolTrigger,
-  startEngineAfterSpool,
+  startEngineInBackground,
 } from './spool-fallback.js';
 
 /** What a handler returns: text for stdout (context on SessionStart/UserPromptSubmit), or nothing. */
@@ -84,7 +84,10 @@ export interface RunHookOptions {
   deadlineMs?: number;
   /** Milliseconds clock for the time left before the deadline. Default `Date.now`. */
   now?: () => number;
-  /** Starts the engine after a capture was spooled. Default: `startEngineAfterSpool`. */
+  /**
+   * Starts the engine in the background, once per run, after the hook found none (it spooled, or opened
+   * the store itself). Default: `startEngineInBackground` (honours `engine.autoStart`).
+   */
   startEngine?: (config: Config, log: Logger) => Promise<void>;
   maxInputBytes?: number;
   maxDepth?: number;
@@ -187,6 +190,12 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
   let pending: { input: T } | { raw: Record<string, unknown> } | undefined;
   let spoolCtx: SpoolContext | undefined;
   let spoolTried = false;
+  let engineStartTried = false;
+  const startEngine = async (config: Config, logger: Logger): Promise<void> => {
+    if (engineStartTried) return;
+    engineStartTried = true;
+    await (options.startEngine ?? startEngineInBackground)(config, logger);
+  };
 
   /** Spools `pending` when the spec can; true when the event is accounted for (spooled or refused). */
   const spoolNow = (trigger: SpoolTrigger): boolean => {
@@ -209,7 +218,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
     const trigger = outOfReach(error);
     if (trigger === undefined || !spoolNow(trigger)) return false;
     logger.debug('store out of reach', { hook: spec.name, stage, ...errorFields(error) });
-    await (options.startEngine ?? startEngineAfterSpool)(config, logger);
+    await startEngine(config, logger);
     return true;
   };
   const canSpool = spec.spool !== undefined || spec.spoolRefused !== undefined;
@@ -276,6 +285,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
         throw error;
       } finally {
         await app.close();
+        await startEngine(resolved.config, log);
       }
       return;
     }
@@ -304,7 +314,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
         return;
       }
       if (storeless === 'spool' && spoolNow('engine_unanswered')) {
-        await (options.startEngine ?? startEngineAfterSpool)(resolved.config, log);
+        await startEngine(resolved.config, log);
         return;
       }
     }
@@ -327,7 +337,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
         deadlineTooClose(deadlineMs - (now() - startedAt), busyTimeoutOf(resolved.config)) &&
         spoolNow('deadline_near')
       ) {
-        await (options.startEngine ?? startEngineAfterSpool)(resolved.config, log);
+        await startEngine(resolved.config, log);
         return;
       }
       stage = 'handle';
@@ -345,6 +355,8 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       stage = 'close';
       await app.close();
       stage = reached;
+      // This hook found no engine to answer it: start one for the next.
+      await startEngine(resolved.config, log);
     }
   };
 

@@ -3,7 +3,7 @@
  * it spools instead of dropping the capture. This file holds the rules run-hook applies: which failures
  * mean "out of reach", how close to the deadline is too close to start a write, and the background start
  * of the engine that will drain what was spooled. It loads nothing heavy: the engine client is imported
- * only after a capture was actually spooled.
+ * only when a hook found no engine.
  */
 import type { Config } from '../config/config.js';
 import { isMemoryError } from '../core/errors.js';
@@ -82,16 +82,18 @@ export function spoolAndLog(
 }
 
 /**
- * Starts `mnemo serve` in the background after a capture was spooled, when `engine.autoStart` allows, so
- * the spool is drained soon. Never throws and never waits for the engine.
+ * Starts `mnemo serve` in the background, when `engine.autoStart` allows, for a hook that found no engine
+ * (it read or wrote the store itself, or spooled a capture the engine will drain), so the next hook is
+ * answered by the engine. At most one start per home however many hooks race here (engine-client.ts).
+ * Never throws and never waits for the engine.
  */
-export async function startEngineAfterSpool(config: Config, log: Logger): Promise<void> {
+export async function startEngineInBackground(config: Config, log: Logger): Promise<void> {
   if (!config.engine.autoStart) return;
   try {
     const { startEngineDetached } = await import('../engine/engine-client.js');
     const started = startEngineDetached(config, { log });
-    log.debug('engine start after spool', { ...started });
+    log.debug('engine start from a hook', { ...started });
   } catch (error) {
-    log.warn('engine start after spool failed', { error: String(error) });
+    log.warn('engine start from a hook failed', { error: String(error) });
   }
 }

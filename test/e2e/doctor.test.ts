@@ -2,6 +2,9 @@
  * `mnemo doctor` through the built binary in scratch homes: it passes on a working install, and each
  * broken part makes it exit 1 with a FAIL line that says how to fix it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
@@ -16,7 +19,8 @@ const engines = useEngines();
 function home(): TestHome {
   const h = newHome();
   h.env['MNEMO_EMBEDDING_MODEL'] = 'hash';
-  // The doctor starts an engine when none runs; it is killed after the test.
+  // The doctor starts an engine when none runs and background starts are on; it is killed after the test.
+  h.env['MNEMO_ENGINE_AUTOSTART'] = '1';
   engines.watch(h);
   return h;
 }
@@ -37,6 +41,18 @@ describe('mnemo doctor', () => {
     // The engine it started keeps running (until its idle exit): a second run finds it.
     const again = await doctorJson(h);
     expect(doctorCheck(again.report, 'engine').detail).toMatch(/^running \(pid \d+/);
+  });
+
+  it('starts no engine when MNEMO_ENGINE_AUTOSTART=0, and says so without failing', async () => {
+    const h = home();
+    h.env['MNEMO_ENGINE_AUTOSTART'] = '0';
+    expect((await h.run(['install'])).code).toBe(0);
+    const { report } = await doctorJson(h);
+    const engine = doctorCheck(report, 'engine');
+    expect(engine).toMatchObject({ ok: true, data: { running: false, autoStart: false } });
+    expect(engine.detail).toContain('MNEMO_ENGINE_AUTOSTART=0');
+    expect(existsSync(join(h.home, 'engine.lock'))).toBe(false);
+    expect(existsSync(join(h.home, 'engine.starting'))).toBe(false);
   });
 
   it('fails on a home without the Claude Code registration and says to run mnemo install', async () => {

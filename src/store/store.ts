@@ -197,6 +197,14 @@ export interface MemoryPatch {
   visibility?: Visibility;
   /** Share with (true) or withdraw from (false) the other authors of the store. */
   teamVisible?: boolean;
+  /** Who made the change (`web-ui:<user>`): recorded in the audit entry, not a field of the memory. */
+  actor?: string;
+}
+
+/** Options of a deletion. */
+export interface ForgetOptions {
+  /** Who deleted it (`web-ui:<user>`), recorded in the audit entry. */
+  actor?: string;
 }
 
 /** One memory as exported: every column plus its vector and anchors. Import of an export is the identity. */
@@ -410,7 +418,7 @@ export interface MemoryStore {
   mendProvenance(id: MemoryId, mend: ProvenanceMend): Promise<MendOutcome>;
 
   /** Deletes a memory with its index entries, vector and anchors. Returns false when it did not exist. */
-  forget(id: MemoryId): Promise<boolean>;
+  forget(id: MemoryId, options?: ForgetOptions): Promise<boolean>;
 
   /** Records one genuine use of each memory: access count, last access, heat. One statement, bounded. */
   recordAccess(ids: readonly MemoryId[]): Promise<void>;

@@ -14,6 +14,7 @@ import { normaliseDomain } from '../core/origin/source-url.js';
 import { decideMany, previewMany } from '../review/bulk-decision.js';
 import { clusterForReview } from '../review/cluster-review.js';
 import type { MemoryFilter, MemoryGroupField } from '../store/store.js';
+import { groupMarks } from './group-marks.js';
 import {
   baseFilter,
   pageParams,
@@ -105,7 +106,9 @@ export function reviewRoutes(ctx: WebContext): Hono {
       item.clusterId = cluster?.clusterId ?? null;
       item.clusterMembers = cluster?.stored.length ?? null;
     }
-    return c.json(page);
+    // A group's bulk decision is offered with what marks the group as hostile.
+    const marks = params.by === undefined ? null : await groupMarks(store, filter);
+    return c.json({ ...page, marks });
   });
 
   routes.get('/review/groups', async (c) => {

@@ -4,12 +4,10 @@
  * memories); across all projects only the word index can rank, and the answer says so. Browsing is not
  * use: nothing is recorded as accessed, so the viewer never heats a memory.
  */
-import { existsSync } from 'node:fs';
 
 import { Hono } from 'hono';
 import { z } from 'zod';
 
-import { stalenessFrom } from '../anchors/check-staleness.js';
 import { recallBudget } from '../anchors/verify-anchors.js';
 import { isStale } from '../core/anchors/staleness.js';
 import { MEMORY_KINDS } from '../core/memory.js';
@@ -23,6 +21,7 @@ import {
   STATE_VIEWS,
   type WebContext,
 } from './web-context.js';
+import { stalenessOfMany } from './web-staleness.js';
 import { memoryRow } from './web-views.js';
 
 /** Memories embedded before one search when no engine fills vectors in (as `mnemo recall` does). */
@@ -62,6 +61,7 @@ export function searchRoutes(ctx: WebContext): Hono {
       });
       const memories = await store.getMemories(hits.map((hit) => hit.id));
       const rankOf = new Map(hits.map((hit, i) => [hit.id, { score: hit.score, rank: i + 1 }]));
+      const stale = await stalenessOfMany(ctx, memories, recallBudget());
       return c.json({
         mode: 'lexical',
         query: params.q,
@@ -72,7 +72,8 @@ export function searchRoutes(ctx: WebContext): Hono {
           memory: memoryRow(memory),
           score: rankOf.get(memory.id)?.score ?? 0,
           ranks: { lexical: rankOf.get(memory.id)?.rank },
-          stale: false,
+          stale: isStale(stale.get(memory.id)),
+          staleLabel: stale.get(memory.id)?.label ?? null,
         })),
       });
     }
@@ -91,10 +92,8 @@ export function searchRoutes(ctx: WebContext): Hono {
     );
     // Stale memories (a cited file changed, moved or was deleted) stay in the list, lower and labelled,
     // exactly as `mnemo recall` ranks them; checked from the project's directory when it is here.
-    const staleness = await stalenessFrom(
-      ctx.app,
-      params.project,
-      existsSync(params.project) ? params.project : null,
+    const staleness = await stalenessOfMany(
+      ctx,
       report.hits.map((hit) => hit.memory),
       recallBudget(),
     );

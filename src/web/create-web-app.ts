@@ -12,11 +12,13 @@ import { isMemoryError, type MemoryErrorCode } from '../core/errors.js';
 import { MEMORY_KINDS } from '../core/memory.js';
 import { ORIGIN_CLASSES } from '../core/origin/origin-class.js';
 import { dashboardRoutes } from './api-dashboard.js';
+import { editRoutes } from './api-edit.js';
 import { ledgerRoutes } from './api-ledger.js';
 import { memoryRoutes } from './api-memories.js';
 import { projectPageRoutes } from './api-project-page.js';
 import { jsonBody, reviewRoutes } from './api-review.js';
 import { searchRoutes } from './api-search.js';
+import { sessionRoutes } from './api-sessions.js';
 import type { UiAssets } from './web-assets.js';
 import type { WebContext } from './web-context.js';
 import { CLAIM_PATH, securityHeaders, webGuard, type WebIdentity } from './web-guard.js';
@@ -98,10 +100,12 @@ export function createWebApp(options: WebAppOptions): Hono {
   for (const routes of [
     searchRoutes,
     memoryRoutes,
+    editRoutes,
     reviewRoutes,
     ledgerRoutes,
     dashboardRoutes,
     projectPageRoutes,
+    sessionRoutes,
   ]) {
     web.route('/api', routes(options));
   }

@@ -4,6 +4,7 @@
  * and reaches the page as data only: the front end renders it as text, never as markup. The front end
  * imports these types (type-only), so the two sides cannot drift apart.
  */
+import type { StalenessStatus } from '../core/anchors/staleness.js';
 import type { Memory } from '../core/memory.js';
 import { redactSecrets } from '../core/redact/redact-secrets.js';
 import type { ClusterReview } from '../review/cluster-review.js';
@@ -34,6 +35,10 @@ export interface MemoryRow {
   clusterId?: string | null;
   /** How many members of that cluster are stored: what approving or rejecting this one moves. */
   clusterMembers?: number | null;
+  /** What the check of its cited files found (memory list), set by the route that checks. */
+  staleness?: StalenessStatus;
+  /** For a stale memory: which file changed, in words. */
+  staleLabel?: string | null;
 }
 
 /** Capture telemetry per day, by outcome (counter names: write-steps.ts and the hooks). */
@@ -123,4 +128,29 @@ export function clusterView(cluster: ClusterReview, reader: string): ClusterView
     storedCount: cluster.stored.length,
     members: cluster.stored.filter((m) => isReadableBy(m, reader)).map(memoryRow),
   };
+}
+
+/** One step of a session's timeline. */
+export type TimelineEvent =
+  | { type: 'capture'; at: string; memory: MemoryRow }
+  | {
+      type: 'injection';
+      at: string;
+      seq: number;
+      event: string;
+      source: string | null;
+      tokens: number;
+      /** The injected memories the reader may see (ids of the others are not shown). */
+      memories: MemoryRow[];
+      /** Injected memories deleted since. */
+      gone: number;
+      withheld: { id: string; reasons: { reason: string; meaning: string }[] }[];
+    };
+
+/** What marks a review group hostile (group-marks.ts). */
+export type GroupMark = 'fragment_cluster' | 'tainted' | 'directive' | 'rejected_before';
+
+export interface GroupMarks {
+  hostile: boolean;
+  marks: { mark: GroupMark; meaning: string; count: number }[];
 }

@@ -9,6 +9,7 @@
 import { anchorContent } from '../../src/anchors/anchor-content.js';
 import { openApp } from '../../src/app/open-app.js';
 import type { NewMemory } from '../../src/core/memory.js';
+import { resolveProjectKey } from '../../src/project/project-key.js';
 import { ManualClock } from '../../src/store/contract/fixtures.js';
 import { gitRepoAt } from './git-repo.js';
 
@@ -18,7 +19,7 @@ const HOUR = 3_600_000;
 export interface SeededStore {
   /** Ids by a short name used in tests. */
   ids: Record<string, string>;
-  /** The project key (a real directory, with the files some memories cite). */
+  /** The project key: the directory itself, or `git:<host>/<path>` with `remote`. */
   project: string;
 }
 
@@ -27,8 +28,13 @@ export async function seedViewerStore(
   home: string,
   project: string,
   end = '2026-06-15T16:00:00.000Z',
+  options: { remote?: string } = {},
 ): Promise<SeededStore> {
-  const repo = gitRepoAt(project);
+  const dir = project;
+  const repo = gitRepoAt(dir);
+  // A repository with a network remote is keyed by it, not by its path (src/project/project-key.ts).
+  if (options.remote !== undefined) repo.git('remote', 'add', 'origin', options.remote);
+  project = resolveProjectKey(dir);
   repo.write('src/db/pool.ts', 'export const POOL_SIZE = 20;\n');
   repo.write('src/legacy/cache.ts', 'export const CACHE_VERSION = 3;\n');
   repo.commit('initial');
@@ -37,7 +43,7 @@ export async function seedViewerStore(
   const ids: Record<string, string> = {};
   // Anchored at write time against the repository, as the write path does for a session in it.
   const put = async (name: string, fields: Partial<NewMemory> & { content: string }) => {
-    const anchors = anchorContent(fields.content, project, clock.now());
+    const anchors = anchorContent(fields.content, dir, clock.now());
     const { memory } = await app.store.remember(
       { projectKey: project, ...fields },
       anchors === undefined ? {} : { anchors },

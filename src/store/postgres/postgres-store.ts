@@ -175,8 +175,8 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.#write('update', (ctx) => writes.updateIn(ctx, id, patch));
   }
 
-  async forget(id: MemoryId): Promise<boolean> {
-    return this.#write('forget', (ctx) => writes.forgetIn(ctx, id));
+  async forget(id: MemoryId, options: { actor?: string } = {}): Promise<boolean> {
+    return this.#write('forget', (ctx) => writes.forgetIn(ctx, id, options));
   }
 
   async recordAccess(ids: readonly MemoryId[]): Promise<void> {

@@ -9,7 +9,13 @@ import { isMemoryId, type Memory, type MemoryId, validateNewMemory } from '../..
 import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
-import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
+import type {
+  ExportedMemory,
+  ForgetOptions,
+  ImportOutcome,
+  MemoryPatch,
+  RememberOutcome,
+} from '../store.js';
 import {
   ACCESS_BATCH,
   type Author,
@@ -182,7 +188,9 @@ export async function updateIn(
 ): Promise<Memory> {
   const row = await selectRowById(ctx.db, id);
   if (row === undefined) throw notFound(id);
-  const changed = Object.keys(patch).filter((key) => patch[key as keyof MemoryPatch] !== undefined);
+  const changed = Object.keys(patch).filter(
+    (key) => key !== 'actor' && patch[key as keyof MemoryPatch] !== undefined,
+  );
   if (changed.length === 0) return toMemory(row);
   const fields = validateNewMemory({
     content: patch.content ?? row.content,
@@ -226,11 +234,19 @@ export async function updateIn(
   );
   // Neighbours quote this memory's content in their context.
   if (contentChanged) await refreshAround(ctx.db, ctx.lexical, row, { self: false });
-  ctx.audit.add(ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
+  ctx.audit.add(ctx.at, 'update', id, {
+    fields: changed.sort(),
+    contentHash: hash,
+    ...(patch.actor === undefined ? {} : { actor: patch.actor }),
+  });
   return reread(ctx.db, id);
 }
 
-export async function forgetIn(ctx: PgWriteContext, id: MemoryId): Promise<boolean> {
+export async function forgetIn(
+  ctx: PgWriteContext,
+  id: MemoryId,
+  options: ForgetOptions = {},
+): Promise<boolean> {
   const row = await selectRowById(ctx.db, id);
   if (row === undefined) return false;
   // The vector rows go with the memory (ON DELETE CASCADE). Links from other memories are left as they
@@ -242,6 +258,7 @@ export async function forgetIn(ctx: PgWriteContext, id: MemoryId): Promise<boole
   ctx.audit.add(ctx.at, 'forget', id, {
     contentHash: row.content_hash,
     projectKey: row.project_key,
+    ...(options.actor === undefined ? {} : { actor: options.actor }),
   });
   return true;
 }

@@ -197,8 +197,8 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#write('update', (ctx) => updateIn(ctx, id, patch));
   }
 
-  async forget(id: MemoryId): Promise<boolean> {
-    return this.#write('forget', (ctx) => forgetIn(ctx, id));
+  async forget(id: MemoryId, options: { actor?: string } = {}): Promise<boolean> {
+    return this.#write('forget', (ctx) => forgetIn(ctx, id, options));
   }
 
   async recordAccess(ids: readonly MemoryId[]): Promise<void> {

@@ -14,7 +14,13 @@ import {
 import { type HeatSubject, nextHeatOnUse } from '../../core/ranking/heat.js';
 import type { IdSource } from '../../ports/ids.js';
 import { contentHash } from '../content-hash.js';
-import type { ExportedMemory, ImportOutcome, MemoryPatch, RememberOutcome } from '../store.js';
+import type {
+  ExportedMemory,
+  ForgetOptions,
+  ImportOutcome,
+  MemoryPatch,
+  RememberOutcome,
+} from '../store.js';
 import {
   ACCESS_BATCH,
   type Author,
@@ -151,7 +157,9 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
   if (row === undefined) {
     throw new MemoryError('NOT_FOUND', `No memory ${id}; run \`mnemo list\` to see ids.`);
   }
-  const changed = Object.keys(patch).filter((key) => patch[key as keyof MemoryPatch] !== undefined);
+  const changed = Object.keys(patch).filter(
+    (key) => key !== 'actor' && patch[key as keyof MemoryPatch] !== undefined,
+  );
   if (changed.length === 0) return toMemory(row);
   const fields = validateNewMemory({
     content: patch.content ?? row.content,
@@ -194,7 +202,11 @@ export function updateIn(ctx: WriteContext, id: MemoryId, patch: MemoryPatch): M
   if (reindex) indexRow(ctx.db, { ...row, content: fields.content, tags });
   // Neighbours quote this memory's content in their context.
   if (contentChanged) refreshAround(ctx.db, row, { self: false });
-  appendAudit(ctx.db, ctx.at, 'update', id, { fields: changed.sort(), contentHash: hash });
+  appendAudit(ctx.db, ctx.at, 'update', id, {
+    fields: changed.sort(),
+    contentHash: hash,
+    ...(patch.actor === undefined ? {} : { actor: patch.actor }),
+  });
   return reread(ctx.db, id);
 }
 
@@ -210,7 +222,7 @@ export function setVectorIn(ctx: WriteContext, id: MemoryId, vector: MemoryVecto
   });
 }
 
-export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {
+export function forgetIn(ctx: WriteContext, id: MemoryId, options: ForgetOptions = {}): boolean {
   const row = selectRowById(ctx.db, id);
   if (row === undefined) return false;
   deleteAllVectors(ctx.db, row.seq);
@@ -223,6 +235,7 @@ export function forgetIn(ctx: WriteContext, id: MemoryId): boolean {
   appendAudit(ctx.db, ctx.at, 'forget', id, {
     contentHash: row.content_hash,
     projectKey: row.project_key,
+    ...(options.actor === undefined ? {} : { actor: options.actor }),
   });
   return true;
 }

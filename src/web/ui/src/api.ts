@@ -91,5 +91,52 @@ export function apiPath(
 }
 
 export const get = <T>(path: string): Promise<T> => call<T>('GET', path);
-export const post = <T>(path: string, body: unknown = {}): Promise<T> =>
-  call<T>('POST', path, body);
+/** Fired after every change the server accepted, and for each live capture: counts shown go stale. */
+export const CHANGED_EVENT = 'mnemo:changed';
+
+export async function post<T>(path: string, body: unknown = {}): Promise<T> {
+  const answer = await call<T>('POST', path, body);
+  dispatchEvent(new Event(CHANGED_EVENT));
+  return answer;
+}
+
+/**
+ * Reads a server-sent event stream with `fetch`, so the token travels in its header as on every other
+ * request (an EventSource could only carry it in the address). Calls `onEvent` per event until `signal`
+ * aborts; resolves when the server closes the stream.
+ */
+export async function readEvents(
+  path: string,
+  signal: AbortSignal,
+  onEvent: (event: string, data: string) => void,
+): Promise<void> {
+  const response = await fetch(path, {
+    headers: {
+      Authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY) ?? ''}`,
+      Accept: 'text/event-stream',
+    },
+    signal,
+  });
+  if (!response.ok || response.body === null) {
+    throw new ApiError(response.status, 'HTTP', `The feed answered ${response.status}.`);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      onEvent(event, data.join('\n'));
+    }
+  }
+}

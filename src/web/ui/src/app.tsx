@@ -3,12 +3,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, openSession } from './api.js';
 import { Dashboard } from './pages/dashboard.js';
 import { Ledger } from './pages/ledger.js';
-import { Memories } from './pages/memories.js';
+import { Live } from './pages/live.js';
+import { FILTERS, Memories } from './pages/memories.js';
 import { Memory } from './pages/memory.js';
 import { Problem } from './pages/problem.js';
 import { ProjectPage } from './pages/project-page.js';
 import { Review, type ReviewParams } from './pages/review.js';
 import { Search } from './pages/search.js';
+import { Session as SessionPage } from './pages/session.js';
 import { projectName } from './parts/format.js';
 import { StatusRegion } from './parts/status.js';
 import { useApi } from './parts/use-api.js';
@@ -22,6 +24,7 @@ const NAV = [
   ['/', 'Dashboard'],
   ['/search', 'Search'],
   ['/memories', 'Memories'],
+  ['/live', 'Live'],
   ['/review', 'Review'],
   ['/ledger', 'Ledger'],
   ['/page', 'Project page'],
@@ -59,7 +62,9 @@ export function Locked({ error }: { error?: Error }) {
 
 function Shell({ session }: { session: Session }) {
   const route = useRoute();
-  const projects = useApi<{ projects: { key: string; count: number }[] }>('/api/projects');
+  const projects = useApi<{ projects: { key: string; count: number }[] }>('/api/projects', {
+    refreshOnChange: true,
+  });
   const [project, setProject] = useState<string>(
     () => sessionStorage.getItem(PROJECT_KEY) ?? session.defaultProject ?? ALL,
   );
@@ -107,7 +112,9 @@ function Shell({ session }: { session: Session }) {
                 <a
                   href={href(path)}
                   aria-current={
-                    section === path || (path === '/memories' && section === '/memory')
+                    section === path ||
+                    (path === '/memories' && section === '/memory') ||
+                    (path === '/ledger' && section === '/session')
                       ? 'page'
                       : undefined
                   }
@@ -165,6 +172,8 @@ function Page({
   const { path, params } = route;
   if (path.startsWith('/memory/'))
     return <Memory id={decodeURIComponent(path.slice('/memory/'.length))} />;
+  if (path.startsWith('/session/'))
+    return <SessionPage id={decodeURIComponent(path.slice('/session/'.length))} />;
   switch (path) {
     case '/':
       return <Dashboard project={project} days={number(params, 'days', 30)} />;
@@ -176,8 +185,10 @@ function Page({
           project={project}
           vocabulary={session.vocabulary}
           params={{
-            origin: optional(params, 'origin'),
-            kind: optional(params, 'kind'),
+            ...(Object.fromEntries(FILTERS.map((name) => [name, optional(params, name)])) as Record<
+              (typeof FILTERS)[number],
+              string | undefined
+            >),
             offset: number(params, 'offset', 0),
           }}
         />
@@ -205,6 +216,8 @@ function Page({
       );
     case '/page':
       return <ProjectPage project={project} />;
+    case '/live':
+      return <Live project={project} />;
     default:
       return (
         <section>

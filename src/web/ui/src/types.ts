@@ -7,16 +7,25 @@ import type { LegReport } from '../../../retrieval/legs.js';
 import type { BulkPreview, BulkReport } from '../../../review/bulk-report.js';
 import type { LedgerDay, LedgerSession } from '../../../review/summarise-ledger.js';
 import type { AuditEntry, MemoryGroupCount as GroupCount } from '../../../store/store.js';
-import type { CaptureDay, ClusterView, MemoryRow } from '../../web-views.js';
+import type { AuditRow } from '../../audit-view.js';
+import type {
+  CaptureDay,
+  ClusterView,
+  GroupMarks,
+  MemoryRow,
+  TimelineEvent,
+} from '../../web-views.js';
 
 export type {
   AuditEntry,
+  AuditRow,
   BulkPreview,
   BulkReport,
   CaptureDay,
   ClusterView,
   FullMemory,
   GroupCount,
+  GroupMarks,
   LedgerSession,
   LegReport,
   MemoryRow,
@@ -97,7 +106,7 @@ export interface MemoryDetail {
   anchors: AnchorView;
   /** The fragment cluster it is held in (threat model W8), or null. */
   cluster: ClusterView | null;
-  audit: AuditEntry[];
+  audit: AuditRow[];
 }
 
 export interface Ledger {
@@ -124,4 +133,12 @@ export interface Dashboard {
   originsOverTime: GroupCount[];
   captures: { perProject: boolean; days: CaptureDay[] };
   heat: { buckets: { from: number; to: number; count: number }[]; warm: number; total: number };
+}
+
+export interface SessionTimeline {
+  session: string;
+  captures: number;
+  injections: number;
+  tokens: number;
+  events: TimelineEvent[];
 }

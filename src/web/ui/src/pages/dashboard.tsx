@@ -120,7 +120,7 @@ function CapturesChart({ data }: { data: DashboardData }) {
 
 function HeatChart({ data }: { data: DashboardData }) {
   const labels = useMemo(
-    () => data.heat.buckets.map((b, i) => (i === 0 ? `cold (< ${b.to})` : `${b.from}+`)),
+    () => data.heat.buckets.map((b, i) => heatLabel(b, i, data.heat.buckets.length)),
     [data],
   );
   const plotData = useMemo<uPlot.AlignedData>(
@@ -153,7 +153,12 @@ function HeatChart({ data }: { data: DashboardData }) {
           {
             label: 'heat now (0 cold, 10 hottest)',
             splits: () => labels.map((_, i) => i),
-            values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
+            // Short range labels, and only every n-th one when the chart is too narrow for all of them.
+            values: (_u, splits) => {
+              const every = labelStep(labels, width);
+              return splits.map((i) => (i % every === 0 ? (labels[i] ?? '') : ''));
+            },
+            size: 48,
           },
           { label: 'memories', size: 60 },
         ],
@@ -187,4 +192,22 @@ function HeatChart({ data }: { data: DashboardData }) {
       }
     />
   );
+}
+
+/** A heat bucket's short label: "cold", "0.25–0.5", "7+". */
+export function heatLabel(
+  bucket: { from: number; to: number },
+  index: number,
+  count: number,
+): string {
+  if (index === 0) return 'cold';
+  if (index === count - 1) return `${bucket.from}+`;
+  return `${bucket.from}–${bucket.to}`;
+}
+
+/** Show every n-th label so no two overlap: about 7 px a character plus a gap, across the plot area. */
+export function labelStep(labels: readonly string[], width: number): number {
+  const widest = Math.max(1, ...labels.map((l) => l.length)) * 7 + 16;
+  const room = Math.max(1, (width - 90) / Math.max(1, labels.length));
+  return Math.max(1, Math.ceil(widest / room));
 }

@@ -133,7 +133,10 @@ function LedgerBody({
               {projectName(s.projectKey)} · {count(s.injections, 'injection')} ·{' '}
               {s.tokens.toLocaleString()} tokens · {when(s.first)} – {when(s.last)}
               {authorNote(s.author, data.reader)}
-            </span>
+            </span>{' '}
+            <a class="timeline-link" href={href(`/session/${encodeURIComponent(s.sessionId)}`)}>
+              timeline
+            </a>
           </h3>
           <table>
             <thead>

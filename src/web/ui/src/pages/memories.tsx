@@ -8,11 +8,21 @@ import { Await } from './problem.js';
 
 const LIMIT = 25;
 
-export interface BrowseParams {
-  origin: string | undefined;
-  kind: string | undefined;
-  offset: number;
-}
+/** The list's filters, as the address holds them (each undefined: any). */
+export const FILTERS = [
+  'origin',
+  'kind',
+  'source',
+  'session',
+  'since',
+  'until',
+  'staleness',
+] as const;
+type FilterName = (typeof FILTERS)[number];
+
+export type BrowseParams = Record<FilterName, string | undefined> & { offset: number };
+
+const STALENESS = ['stale', 'fresh'];
 
 export function Memories(props: {
   project: string | null;
@@ -21,21 +31,11 @@ export function Memories(props: {
 }) {
   const { project, params } = props;
   const loaded = useApi<Page<MemoryRow>>(
-    apiPath('memories', {
-      project,
-      origin: params.origin,
-      kind: params.kind,
-      offset: params.offset,
-      limit: LIMIT,
-    }),
+    apiPath('memories', { project, ...params, offset: params.offset, limit: LIMIT }),
   );
   const go = (next: Partial<BrowseParams>) => {
     const merged = { ...params, offset: 0, ...next };
-    navigate('/memories', {
-      origin: merged.origin,
-      kind: merged.kind,
-      offset: merged.offset || undefined,
-    });
+    navigate('/memories', { ...merged, offset: merged.offset || undefined });
   };
   return (
     <section aria-labelledby="page-title">
@@ -55,6 +55,26 @@ export function Memories(props: {
           options={props.vocabulary.kinds}
           onChange={(kind) => go({ kind })}
         />
+        <AnyOf
+          label="Staleness"
+          value={params.staleness}
+          options={STALENESS}
+          onChange={(staleness) => go({ staleness })}
+        />
+        <TextFilter
+          label="Source"
+          placeholder="site or page address"
+          value={params.source}
+          onChange={(source) => go({ source })}
+        />
+        <TextFilter
+          label="Session"
+          placeholder="session id"
+          value={params.session}
+          onChange={(session) => go({ session })}
+        />
+        <DateFilter label="From" value={params.since} onChange={(since) => go({ since })} />
+        <DateFilter label="Until" value={params.until} onChange={(until) => go({ until })} />
       </div>
       <Await loaded={loaded}>
         {(data) => (
@@ -95,6 +115,52 @@ function AnyOf(props: {
           </option>
         ))}
       </select>
+    </label>
+  );
+}
+
+/** A free-text filter applied when the person presses Enter or leaves the field. */
+function TextFilter(props: {
+  label: string;
+  placeholder: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  const apply = (text: string) => {
+    const next = text.trim() || undefined;
+    if (next !== props.value) props.onChange(next);
+  };
+  return (
+    <label>
+      {props.label}{' '}
+      <input
+        type="search"
+        key={props.value ?? ''}
+        defaultValue={props.value ?? ''}
+        placeholder={props.placeholder}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') apply(e.currentTarget.value);
+        }}
+        onBlur={(e) => apply(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+/** A day filter (YYYY-MM-DD). */
+function DateFilter(props: {
+  label: string;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <input
+        type="date"
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.currentTarget.value || undefined)}
+      />
     </label>
   );
 }

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 
 import { apiPath, post } from '../api.js';
+import { AuditTable } from '../parts/audit-table.js';
 import { OriginBadge, StateBadge } from '../parts/badges.js';
 import { Cluster, clusterQuestion } from '../parts/cluster.js';
+import { EditPanel } from '../parts/edit-panel.js';
 import { projectName, when } from '../parts/format.js';
 import { MemoryList } from '../parts/memory-list.js';
 import { announce } from '../parts/status.js';
@@ -98,6 +100,7 @@ export function Memory({ id }: { id: string }) {
       </p>
       {failure === undefined ? null : <Problem error={failure} />}
       {cluster === null ? null : <Cluster cluster={cluster} self={memory.id} />}
+      <EditPanel detail={data} onChanged={reload} />
 
       <section aria-labelledby="content-title">
         <h2 id="content-title">Content</h2>
@@ -124,13 +127,7 @@ export function Memory({ id }: { id: string }) {
                 {data.origin.session === null ? (
                   'not recorded'
                 ) : (
-                  <a
-                    href={href('/review', {
-                      by: 'session',
-                      key: data.origin.session,
-                      state: 'held',
-                    })}
-                  >
+                  <a href={href(`/session/${encodeURIComponent(data.origin.session)}`)}>
                     {data.origin.session}
                   </a>
                 )}
@@ -254,28 +251,7 @@ export function Memory({ id }: { id: string }) {
 
       <section aria-labelledby="audit-title">
         <h2 id="audit-title">Audit trail</h2>
-        <table class="audit">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Detail</th>
-              <th scope="col">Hash</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.audit.map((entry) => (
-              <tr key={entry.seq}>
-                <td>{when(entry.at)}</td>
-                <td>{entry.action}</td>
-                <td class="mono detail-json">{JSON.stringify(entry.detail)}</td>
-                <td class="mono" title={entry.hash}>
-                  {entry.hash.slice(0, 10)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AuditTable rows={data.audit} />
       </section>
     </article>
   );

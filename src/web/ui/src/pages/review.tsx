@@ -8,7 +8,7 @@ import { Pager } from '../parts/pager.js';
 import { announce } from '../parts/status.js';
 import { useApi } from '../parts/use-api.js';
 import { href, navigate } from '../router.js';
-import type { BulkPreview, BulkReport, GroupCount, MemoryRow, Page } from '../types.js';
+import type { BulkPreview, BulkReport, GroupCount, GroupMarks, MemoryRow, Page } from '../types.js';
 import { Problem } from './problem.js';
 
 const STATES = [
@@ -38,7 +38,7 @@ const LIMIT = 25;
 
 export function Review({ project, params }: { project: string | null; params: ReviewParams }) {
   const { state, by, key, offset } = params;
-  const list = useApi<Page<MemoryRow>>(
+  const list = useApi<Page<MemoryRow> & { marks?: GroupMarks | null }>(
     apiPath('review', {
       project,
       state,
@@ -112,6 +112,7 @@ export function Review({ project, params }: { project: string | null; params: Re
     });
   const grouping = GROUPINGS.find(([g]) => g === by);
   const groupLabel = grouping?.[2] ?? '';
+  const purgeNoun = grouping?.[1].toLowerCase() ?? '';
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>
@@ -175,22 +176,55 @@ export function Review({ project, params }: { project: string | null; params: Re
                 <strong>{count(list.data?.total ?? 0, 'memory')}</strong> from {groupLabel}{' '}
                 <code>{key}</code>
               </p>
-              <button
-                type="button"
-                class="primary"
-                disabled={busy || (list.data?.total ?? 0) === 0}
-                onClick={() => void bulk('approve')}
-              >
-                Approve all
-              </button>
-              <button
-                type="button"
-                class="danger"
-                disabled={busy || (list.data?.total ?? 0) === 0}
-                onClick={() => void bulk('purge')}
-              >
-                Purge everything from this {GROUPINGS.find(([g]) => g === by)?.[1].toLowerCase()}
-              </button>
+              {list.data?.marks?.hostile === true ? (
+                <>
+                  <div class="hostile" role="note">
+                    <strong>This source is marked hostile:</strong>
+                    <ul>
+                      {list.data.marks.marks.map((m) => (
+                        <li key={m.mark}>
+                          {m.count} {m.meaning}
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                  <button
+                    type="button"
+                    class="primary danger"
+                    disabled={busy || list.data.total === 0}
+                    onClick={() => void bulk('purge')}
+                  >
+                    Purge everything from this {purgeNoun}
+                  </button>
+                  <button
+                    type="button"
+                    class="quiet"
+                    disabled={busy || list.data.total === 0}
+                    onClick={() => void bulk('approve')}
+                  >
+                    Approve all anyway
+                  </button>
+                </>
+              ) : (
+                <>
+                  <button
+                    type="button"
+                    class="primary"
+                    disabled={busy || (list.data?.total ?? 0) === 0}
+                    onClick={() => void bulk('approve')}
+                  >
+                    Approve all
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={busy || (list.data?.total ?? 0) === 0}
+                    onClick={() => void bulk('purge')}
+                  >
+                    Purge everything from this {purgeNoun}
+                  </button>
+                </>
+              )}
               <a href={href('/review', { state, by })}>Clear</a>
             </div>
           )}

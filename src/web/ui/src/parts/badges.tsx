@@ -34,6 +34,11 @@ export function RowBadges({ memory }: { memory: MemoryRow }) {
       <StateBadge state={memory.quarantine} />
       {memory.superseded ? <span class="badge muted">superseded</span> : null}
       {memory.pinned ? <span class="badge muted">pinned</span> : null}
+      {memory.staleness === 'stale' || memory.staleness === 'gone' ? (
+        <span class="badge state-rejected stale-badge" title={memory.staleLabel ?? undefined}>
+          stale
+        </span>
+      ) : null}
       <span class="badge muted">{memory.kind}</span>
     </span>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 
-import { get } from '../api.js';
+import { CHANGED_EVENT, get } from '../api.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -9,8 +9,14 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** GETs `path` (null: nothing yet) and again whenever it changes or `reload` is called. */
-export function useApi<T>(path: string | null): Loaded<T> {
+/**
+ * GETs `path` (null: nothing yet) and again whenever it changes or `reload` is called, and with
+ * `refreshOnChange` after every change the page made or a live capture arrived.
+ */
+export function useApi<T>(
+  path: string | null,
+  options: { refreshOnChange?: boolean } = {},
+): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({
     loading: path !== null,
   });
@@ -36,5 +42,10 @@ export function useApi<T>(path: string | null): Loaded<T> {
     };
   }, [path, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  useEffect(() => {
+    if (!options.refreshOnChange) return;
+    addEventListener(CHANGED_EVENT, reload);
+    return () => removeEventListener(CHANGED_EVENT, reload);
+  }, [options.refreshOnChange, reload]);
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }

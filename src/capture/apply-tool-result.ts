@@ -6,6 +6,8 @@
  */
 import type { App } from '../app/open-app.js';
 import type { SkipReason } from '../core/capture/capture-policy.js';
+import { composeFix, selectEvidence } from '../core/capture/fix-evidence.js';
+import type { Memory } from '../core/memory.js';
 import { explainOrigin } from '../core/origin/classify-origin.js';
 import { type RejectReason, writeMemory } from '../write/write-memory.js';
 import { writeDepsFrom, writePolicyFromConfig } from '../write/write-policy.js';
@@ -20,6 +22,26 @@ async function skip(app: App, toolName: string, reason: CaptureSkip): Promise<vo
 }
 
 /**
+ * The newest `error` of this command in this session when it is the newest error/fix of the command there
+ * (a fix is due), else undefined.
+ */
+async function dueFailure(
+  app: App,
+  projectKey: string,
+  sessionId: string,
+  tag: string,
+): Promise<Memory | undefined> {
+  const recent = await app.store.listMemories({
+    scope: { projectKey, includeGlobal: false },
+    kinds: ['error', 'fix'],
+    tags: [tag],
+    limit: 50,
+  });
+  const mine = recent.find((memory) => memory.sessionId === sessionId);
+  return mine?.kind === 'error' ? mine : undefined;
+}
+
+/**
  * True when the newest error/fix for this command in this session is an error (a fix is due). Shared
  * with the transcript import, which pairs a command's success with its earlier failure the same way.
  */
@@ -29,14 +51,45 @@ export async function fixIsDue(
   sessionId: string,
   tag: string,
 ): Promise<boolean> {
-  const recent = await app.store.listMemories({
+  return (await dueFailure(app, projectKey, sessionId, tag)) !== undefined;
+}
+
+/** The command of a planned fix, `fixed: <command> now passes` (core/capture/capture-content.ts). */
+function plannedFixCommand(content: string): string | undefined {
+  const prefix = 'fixed: ';
+  const suffix = ' now passes';
+  if (!content.startsWith(prefix) || !content.endsWith(suffix)) return undefined;
+  return content.slice(prefix.length, content.length - suffix.length);
+}
+
+/** Edit captures of one session read as a fix's evidence; the newest this many (the fix lists 5). */
+const EVIDENCE_EDIT_ROWS = 50;
+
+/**
+ * The fix text with its evidence (core/capture/fix-evidence.ts): the failure's stored error row and the
+ * session's edit captures since it, already redacted by the write path, each lending its text only when
+ * its origin and review state allow.
+ */
+async function fixWithEvidence(
+  app: App,
+  toolName: string,
+  command: string,
+  failure: Memory,
+  projectKey: string,
+  sessionId: string,
+): Promise<string> {
+  const originConfig = writePolicyFromConfig(app.config).originConfig;
+  const { origin } = explainOrigin({ channel: 'tool', toolName }, originConfig);
+  const edits = await app.store.listMemories({
     scope: { projectKey, includeGlobal: false },
-    kinds: ['error', 'fix'],
-    tags: [tag],
-    limit: 50,
+    kinds: ['capture'],
+    sessionIds: [sessionId],
+    createdAfter: failure.createdAt,
+    // Held rows are listed too, so the fix can say how many were withheld.
+    quarantine: ['none', 'pending', 'approved'],
+    limit: EVIDENCE_EDIT_ROWS,
   });
-  const mine = recent.find((memory) => memory.sessionId === sessionId);
-  return mine?.kind === 'error';
+  return composeFix(selectEvidence(command, failure, edits, origin));
 }
 
 /**
@@ -54,16 +107,32 @@ export async function applyToolResult(plan: ToolResultPlan, app: App): Promise<v
   const decision = decideToolResult(plan, app.config);
   if (decision.action === 'skip') return skip(app, toolName, decision.reason);
   const capture = plan.capture;
-  if (
-    decision.channel === 'exec_success' &&
-    !(await fixIsDue(app, capture.projectKey, plan.sessionId, capture.tags[0] ?? ''))
-  ) {
-    return skip(app, toolName, 'no_prior_failure');
+  let content = capture.content;
+  if (decision.channel === 'exec_success') {
+    const failure = await dueFailure(
+      app,
+      capture.projectKey,
+      plan.sessionId,
+      capture.tags[0] ?? '',
+    );
+    const command = plannedFixCommand(capture.content);
+    if (failure === undefined || command === undefined) {
+      return skip(app, toolName, 'no_prior_failure');
+    }
+    content = await fixWithEvidence(
+      app,
+      toolName,
+      command,
+      failure,
+      capture.projectKey,
+      plan.sessionId,
+    );
   }
 
+  // The fix's evidence is stored text already; the write path redacts the whole again (W6).
   const outcome = await writeMemory(writeDepsFrom(app), {
     envelope: { channel: 'tool', toolName },
-    content: capture.content,
+    content,
     projectKey: capture.projectKey,
     kind: capture.kind,
     tags: capture.tags,

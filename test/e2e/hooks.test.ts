@@ -155,7 +155,13 @@ describe('mnemo hook post-tool-use (built binary)', () => {
         'Command failed: npm test -- --grep orders\nExit code 1\n  1 failing\n' +
           '  GET /orders returns 200: error: column "status" does not exist',
       ],
-      ['fix', 'local_exec', 'fixed: npm test -- --grep orders now passes'],
+      [
+        'fix',
+        'local_exec',
+        // The fix carries the end of the error it fixed (test/e2e/fix-evidence-hooks.test.ts).
+        'fixed: npm test -- --grep orders now passes\nError it fixed (end):\nExit code 1\n  1 failing\n' +
+          '  GET /orders returns 200: error: column "status" does not exist',
+      ],
     ]);
     expect(
       rows.every((r) => r.tags.length === 1 && /^cmd:[0-9a-f]{16}$/.test(r.tags[0] ?? '')),

@@ -4,6 +4,7 @@
  * item type comes from the memory's kind and its `originTool` (both set by the write path from the
  * channel), never from words in the text; the text is only cut into a display line. Pure.
  */
+import { fixCommandOf } from '../capture/fix-evidence.js';
 import type { MemoryKind } from '../memory.js';
 import { normaliseToolName } from '../origin/tool-names.js';
 
@@ -65,9 +66,12 @@ export function commandTagOf(memory: CheckpointMemory): string | undefined {
   return memory.tags.find((tag) => tag.startsWith(COMMAND_TAG_PREFIX));
 }
 
-/** The command of a fix as captured (`fixed: <command> now passes`), or undefined for another shape. */
+/**
+ * The command of a fix as captured (`fixed: <command> now passes`, with or without its evidence), or
+ * undefined for another shape.
+ */
 export function fixedCommand(memory: CheckpointMemory): string | undefined {
-  return /^fixed: ([\s\S]*) now passes$/.exec(memory.content)?.[1];
+  return fixCommandOf(memory.content);
 }
 
 /** The lines of an error capture after `Command failed: <command>`, when the command is known. */

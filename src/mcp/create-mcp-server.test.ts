@@ -27,7 +27,7 @@ describe('createMcpServer', () => {
     expect(tools).toMatchSnapshot();
   });
 
-  it("exposes exactly the issue's tools, and no way to approve a quarantined memory", () => {
+  it("exposes exactly the issue's tools, and no way for the model to approve a quarantined memory", () => {
     expect(allTools.map((tool) => tool.name)).toEqual([
       'remember',
       'recall',
@@ -41,8 +41,12 @@ describe('createMcpServer', () => {
       'explain_memory',
       'reverify_memory',
       'update_project_page',
+      'review_memory',
     ]);
-    expect(allTools.filter((tool) => /approv|quarantin|review/i.test(tool.name))).toEqual([]);
+    // The one review tool asks the client's user (elicitation); its arguments only pick the memory.
+    const review = allTools.filter((tool) => /approv|quarantin|review/i.test(tool.name));
+    expect(review.map((tool) => tool.name)).toEqual(['review_memory']);
+    expect(Object.keys(review[0]?.input.shape ?? {})).toEqual(['id']);
   });
 
   it('marks read tools read-only and forget destructive', () => {

@@ -8,11 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import type { App } from '../app/open-app.js';
 import { createProjectScope } from './project-scope.js';
-import type { McpTool, ToolContext } from './tool.js';
+import type { McpTool, PersonAtClient, ToolContext } from './tool.js';
 import { allTools } from './tools/all-tools.js';
 
 /** The server name clients register; hooks see its tools as `mcp__mnemo__<tool>`. */
@@ -31,6 +36,12 @@ export const MCP_INSTRUCTIONS = [
  */
 export const MAX_TOOL_INPUT_ELEMENTS = 256;
 
+/**
+ * How long a question to the client's user may stay unanswered. A person reads the memory first, so far
+ * longer than a protocol request (the SDK's default is a minute); an unanswered question decides nothing.
+ */
+export const ELICIT_TIMEOUT_MS = 10 * 60_000;
+
 export interface CreateMcpServerOptions {
   /** Environment for the project fallback (`CLAUDE_PROJECT_DIR`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -40,6 +51,8 @@ export interface CreateMcpServerOptions {
   rootsTimeoutMs?: number;
   /** Default: every tool. */
   tools?: readonly McpTool[];
+  /** Default {@link ELICIT_TIMEOUT_MS}. */
+  elicitTimeoutMs?: number;
 }
 
 /** Creates the server for `app`. The caller owns `app` and closes it after the transport closes. */
@@ -62,13 +75,30 @@ export function createMcpServer(app: App, options: CreateMcpServerOptions = {}):
   server.server.oninitialized = refreshRoots;
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, refreshRoots);
 
-  const ctx: ToolContext = {
+  const elicitTimeoutMs = options.elicitTimeoutMs ?? ELICIT_TIMEOUT_MS;
+  // One context per call: a question to the user travels as part of the call that asked it.
+  const callContext = (
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): ToolContext => ({
     app,
     log: app.log,
     projectKey: () => scope.current(),
     projectDir: () => scope.directory(),
     nonce: () => randomBytes(16).toString('hex'),
-  };
+    person: (): PersonAtClient | null => {
+      // The SDK reads an empty `elicitation: {}` as form support (the capability's older spelling).
+      if (server.server.getClientCapabilities()?.elicitation?.form === undefined) return null;
+      return {
+        client: server.server.getClientVersion()?.name ?? '',
+        ask: (params) =>
+          server.server.elicitInput(params, {
+            relatedRequestId: extra.requestId,
+            signal: extra.signal,
+            timeout: elicitTimeoutMs,
+          }),
+      };
+    },
+  });
   for (const tool of options.tools ?? allTools) {
     server.registerTool(
       tool.name,
@@ -79,7 +109,7 @@ export function createMcpServer(app: App, options: CreateMcpServerOptions = {}):
         outputSchema: tool.output,
         annotations: tool.annotations,
       },
-      (args) => tool.call(ctx, args),
+      (args, extra) => tool.call(callContext(extra), args),
     );
   }
   return server;

@@ -7,7 +7,12 @@
  * prompt-style description with a `run` that returns domain data plus the text the model reads. `call`
  * turns that into a `CallToolResult`, and every error into the boundary's result (`to-tool-result.ts`).
  */
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 
 import type { App } from '../app/open-app.js';
@@ -31,6 +36,20 @@ export interface ToolContext {
   projectDir(): Promise<string | null>;
   /** Fresh crypto-random hex for one rendered emission (threat model R2). */
   nonce(): string;
+  /**
+   * The person using the client, reached through MCP form elicitation (a request the client puts to its
+   * user, not to the model), tied to the tool call in progress; null when the client did not declare
+   * the capability at initialize.
+   */
+  person(): PersonAtClient | null;
+}
+
+/** A question channel to the client's user (`elicitation/create`, form mode). */
+export interface PersonAtClient {
+  /** The client's name as it gave it at initialize (`clientInfo.name`), or '' when it gave none. */
+  readonly client: string;
+  /** Asks one form question; rejects on a transport error, a timeout or an answer off the schema. */
+  ask(params: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
 /** What `run` returns: the structured result (validated against `output`) and the model-facing text. */

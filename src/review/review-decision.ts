@@ -2,7 +2,8 @@
  * Review decisions on quarantined memories, the one path every human channel (the CLI's `approve` and
  * `reject`, the web viewer) goes through. A decision changes the review state only, never the origin, so
  * an approved network capture stays recall-only; it is audited with the actor who made it (channel and
- * OS user) and when. Only human channels call this: no MCP tool and no hook reaches it.
+ * OS user) and when. Only human channels call this: no hook reaches it, and the one MCP tool that does
+ * (`review_memory`) decides only on its client's user's own answer to an elicitation, never on the model's.
  */
 import { userInfo } from 'node:os';
 
@@ -17,8 +18,11 @@ import { getExistingMemory } from './explain-memory.js';
 /** What a person decides about a held memory. */
 export type ReviewTarget = 'approved' | 'rejected';
 
-/** The human channels that may decide. */
-export type ReviewChannel = 'cli' | 'web-ui';
+/**
+ * The human channels that may decide: the CLI, the web viewer, and a person answering an MCP client's
+ * elicitation (`mcp-elicitation:<client name>`).
+ */
+export type ReviewChannel = 'cli' | 'web-ui' | `mcp-elicitation:${string}`;
 
 /** States each decision may start from. Approving a memory that was never held is a mistake. */
 export const REVIEW_FROM: Readonly<Record<ReviewTarget, readonly QuarantineState[]>> = {

@@ -139,6 +139,7 @@ describe('R3: every emitter frames recalled memory', () => {
         explain_memory: { id },
         reverify_memory: { id },
         update_project_page: { dry_run: true },
+        review_memory: { id },
       };
       const { tools } = await mcp.client.listTools();
       const emitted = new Set<string>();

@@ -5,7 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 
 import type { App } from '../../src/app/open-app.js';
@@ -36,6 +42,13 @@ export interface HarnessOptions {
   cwd?: string;
   clock?: Clock;
   server?: Omit<CreateMcpServerOptions, 'env' | 'cwd'>;
+  /**
+   * Declare form elicitation and answer each `elicitation/create` with this (the client's user, in a
+   * real client). Omitted: the client declares no elicitation capability.
+   */
+  elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+  /** The name the client gives at initialize. Default `mnemo-test`. */
+  clientName?: string;
 }
 
 /**
@@ -60,10 +73,19 @@ export function useMcpHarness(): (options?: HarnessOptions) => Promise<McpHarnes
       ...options.server,
     });
     const withRoots = options.roots ?? true;
+    const { elicit } = options;
     const client = new Client(
-      { name: 'mnemo-test', version: '0.0.0' },
-      { capabilities: withRoots ? { roots: { listChanged: true } } : {} },
+      { name: options.clientName ?? 'mnemo-test', version: '0.0.0' },
+      {
+        capabilities: {
+          ...(withRoots ? { roots: { listChanged: true } } : {}),
+          ...(elicit === undefined ? {} : { elicitation: { form: {} } }),
+        },
+      },
     );
+    if (elicit !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+    }
     if (withRoots) {
       client.setRequestHandler(ListRootsRequestSchema, () => ({
         roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
@@ -145,7 +167,12 @@ export interface StdioMcp {
  */
 export async function startStdioMcp(
   home: TestHome,
-  options: { roots?: readonly string[] } = {},
+  options: {
+    roots?: readonly string[];
+    /** As {@link HarnessOptions.elicit}: declare form elicitation and answer with this. */
+    elicit?: HarnessOptions['elicit'];
+    clientName?: string;
+  } = {},
 ): Promise<StdioMcp> {
   const env = Object.fromEntries(
     Object.entries(home.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -162,10 +189,19 @@ export async function startStdioMcp(
   const errors: Error[] = [];
   transport.onerror = (error) => errors.push(error);
   const roots = options.roots ?? [home.project];
+  const { elicit } = options;
   const client = new Client(
-    { name: 'mnemo-e2e', version: '0.0.0' },
-    { capabilities: { roots: { listChanged: true } } },
+    { name: options.clientName ?? 'mnemo-e2e', version: '0.0.0' },
+    {
+      capabilities: {
+        roots: { listChanged: true },
+        ...(elicit === undefined ? {} : { elicitation: { form: {} } }),
+      },
+    },
   );
+  if (elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+  }
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href })),
   }));

@@ -1,8 +1,9 @@
 /**
  * Every tool the server exposes, in `tools/list` order. Adding one here makes it public API and prompt
- * text: the snapshot in `create-mcp-server.test.ts` must be updated on purpose. Approving a quarantined
- * memory is deliberately absent: only human channels (CLI, web UI) can do it; so is applying edits of
- * the project page, which would write user memories (`update_project_page` only refreshes it).
+ * text: the snapshot in `create-mcp-server.test.ts` must be updated on purpose. No tool approves a
+ * quarantined memory on the model's word: `review_memory` asks the client's user through elicitation
+ * and acts only on their answer. Applying edits of the project page is absent, since it would write user
+ * memories (`update_project_page` only refreshes it).
  */
 import type { McpTool } from '../tool.js';
 import { checkpointTool } from './checkpoint.js';
@@ -15,6 +16,7 @@ import { pinMemoryTool } from './pin-memory.js';
 import { recallTool } from './recall.js';
 import { rememberTool } from './remember.js';
 import { reverifyMemoryTool } from './reverify-memory.js';
+import { reviewMemoryTool } from './review-memory.js';
 import { supersedeMemoryTool } from './supersede-memory.js';
 import { updateProjectPageTool } from './update-project-page.js';
 
@@ -31,4 +33,5 @@ export const allTools: readonly McpTool[] = [
   explainMemoryTool,
   reverifyMemoryTool,
   updateProjectPageTool,
+  reviewMemoryTool,
 ];

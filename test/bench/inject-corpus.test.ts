@@ -167,3 +167,28 @@ describe('payloadFrom', () => {
     expect(transcriptFolder('/a/b.c')).toBe('-a-b-c');
   });
 });
+
+describe('bench/datasets/negative-prompts.json', () => {
+  const set = parseNegatives(
+    JSON.parse(
+      readFileSync(new URL('../../bench/datasets/negative-prompts.json', import.meta.url), 'utf8'),
+    ),
+  );
+
+  it('holds at least 200 prompts of every kind, foreign ones answered by the foreign project', () => {
+    expect(set.prompts.length).toBeGreaterThanOrEqual(200);
+    const kinds = new Map<string, number>();
+    for (const p of set.prompts) kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
+    expect([...kinds.keys()].sort()).toEqual(['chit-chat', 'foreign', 'generic']);
+    for (const count of kinds.values()) expect(count).toBeGreaterThanOrEqual(50);
+    const foreignIds = new Set(set.foreign.memories.map((m) => m.id));
+    const asked = new Set(set.prompts.flatMap((p) => p.evidence));
+    // Every foreign memory is asked about, so the control run covers the whole project.
+    expect([...foreignIds].filter((id) => !asked.has(id))).toEqual([]);
+  });
+
+  it('never repeats a prompt text', () => {
+    const texts = set.prompts.map((p) => p.prompt.toLowerCase());
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+});

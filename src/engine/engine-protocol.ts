@@ -304,7 +304,14 @@ const rank = v.optional(v.number());
 export const rankedHitSchema = v.object({
   memory: memorySchema,
   score: v.number(),
-  ranks: v.object({ lexical: rank, vector: rank, identifier: rank, rerank: rank }),
+  ranks: v.object({
+    lexical: rank,
+    vector: rank,
+    words: rank,
+    identifier: rank,
+    concept: rank,
+    rerank: rank,
+  }),
   trustBand: v.picklist(TRUST_BANDS),
   quarantined: v.boolean(),
   fusedScore: v.number(),

@@ -3,24 +3,13 @@
  * scoring happen afterwards in pure code. A leg that cannot run says why, for `recall --explain`.
  */
 import type { Bm25fParams } from '../core/ranking/bm25f.js';
+import { conceptQuery, conceptsOf } from '../core/text/concepts.js';
 import { extractCodeTerms, queryTerms } from '../core/text/identifiers.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, MemoryStore, SearchOptions } from '../store/store.js';
+import type { LegName, LegReport } from './leg-report.js';
 
-/** Names of the legs, as they appear in `ranks` and explanations. */
-export type LegName = 'lexical' | 'vector' | 'words' | 'identifier';
-
-export interface LegReport {
-  name: LegName;
-  ran: boolean;
-  /** Why the leg did not run. */
-  skipped?: string;
-  candidates: number;
-  /** Its fusion weight in this recall (`core/ranking/recall-fusion.ts`); absent when it did not run. */
-  weight?: number;
-  /** The vector model, or the terms looked up. */
-  detail?: string;
-}
+export type { LegName, LegReport } from './leg-report.js';
 
 /** One leg's candidates, best first, with raw scores (higher is better). */
 export interface LegHits {
@@ -65,6 +54,16 @@ export async function runLegs(
     ...(bm25f === undefined ? {} : { bm25f }),
     ...(lexicalPool === undefined ? {} : { pool: lexicalPool }),
   });
+  const concepts = conceptsOf(query);
+  const conceptSearch = (): Promise<LexicalHit[]> =>
+    concepts.length === 0
+      ? Promise.resolve([])
+      : deps.store.searchLexical(conceptQuery(concepts), {
+          ...filter,
+          ...(bm25f === undefined ? {} : { bm25f }),
+          ...(lexicalPool === undefined ? {} : { pool: lexicalPool }),
+        });
+  const concept = await conceptSearch();
   const identifierSkip =
     terms.length === 0
       ? 'no terms of 3+ characters in the query'
@@ -86,13 +85,14 @@ export async function runLegs(
   } else {
     // Without a vector index the store scores a candidate set: give it the words' candidates.
     identifier = await identifierSearch();
-    const candidates = [...new Set([...lexical, ...identifier].map((hit) => hit.id))];
+    const candidates = [...new Set([...lexical, ...identifier, ...concept].map((hit) => hit.id))];
     [vector, words] = await vectorLegs({ ...filter, candidates });
   }
   const legs: LegHits[] = [
     { name: 'lexical', hits: lexical },
     { name: 'identifier', hits: identifier },
   ];
+  if (concepts.length > 0) legs.push({ name: 'concept', hits: concept });
   if (vector.hits !== undefined) legs.push({ name: 'vector', hits: vector.hits });
   if (words.hits !== undefined) legs.push({ name: 'words', hits: words.hits });
   const vectorReport = (name: 'vector' | 'words', leg: VectorLegResult, embedder?: Embedder) => ({
@@ -112,6 +112,15 @@ export async function runLegs(
       ...(identifierSkip === undefined ? {} : { skipped: identifierSkip }),
       candidates: identifier.length,
       detail: terms.join(' '),
+    },
+    {
+      name: 'concept',
+      ran: concepts.length > 0,
+      ...(concepts.length > 0
+        ? {}
+        : { skipped: 'the query names no concept (core/text/concepts.ts)' }),
+      candidates: concept.length,
+      ...(concepts.length > 0 ? { detail: concepts.map((c) => c.name).join(', ') } : {}),
     },
   ];
   const queryVectors = new Map<'vector' | 'words', Float32Array>();

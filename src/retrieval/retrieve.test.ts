@@ -80,6 +80,7 @@ describe('retrieve', () => {
       ['vector', true],
       ['words', false],
       ['identifier', true],
+      ['concept', false],
     ]);
   });
 
@@ -298,5 +299,40 @@ describe('retrieve', () => {
     );
     expect(isMemoryError(error, 'INVALID_INPUT')).toBe(true);
     expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('retrieve: the concept leg', () => {
+  it('finds a member of a concept the query names, above a memory sharing one of its words', async () => {
+    const pnpm = await put({ content: 'We use pnpm, not npm, in this repo', kind: 'decision' });
+    const pgPackage = await put({
+      content: 'After the Vitest switch, imports of the pg package failed: pg is CommonJS',
+    });
+    for (let i = 0; i < 10; i += 1)
+      await put({ content: `Unrelated note ${i} about the orders endpoint` });
+    const report = await retrieveDetailed(deps(), {
+      query: 'which package manager',
+      scope: here,
+      limit: 5,
+    });
+    expect(report.hits[0]?.memory.id).toBe(pnpm);
+    expect(report.hits[0]?.ranks.concept).toBe(1);
+    expect(report.hits.map((h) => h.memory.id)).toContain(pgPackage);
+    expect(report.legs.find((leg) => leg.name === 'concept')).toMatchObject({
+      ran: true,
+      detail: 'package manager',
+      weight: RECALL_TUNING.weights.concept,
+    });
+    expect(report.fusion).toBe('score');
+  });
+
+  it('does not run when the query already names a member', async () => {
+    await put({ content: 'We use pnpm, not npm, in this repo' });
+    const report = await retrieveDetailed(deps(), {
+      query: 'is pnpm our package manager',
+      scope: here,
+      limit: 5,
+    });
+    expect(report.legs.find((leg) => leg.name === 'concept')).toMatchObject({ ran: false });
   });
 });

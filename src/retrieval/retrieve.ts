@@ -14,6 +14,7 @@ import { cosineSimilarity } from '../core/ranking/cosine.js';
 import { mmrRerank } from '../core/ranking/mmr.js';
 import { entityPrior, queryEntities, sessionPrior } from '../core/ranking/priors.js';
 import {
+  LEG_SMALL_POOL,
   LEG_WEIGHTS,
   RECALL_RRF_K,
   RECALL_TUNING,
@@ -38,6 +39,7 @@ export interface SignalRanks {
   vector?: number;
   words?: number;
   identifier?: number;
+  concept?: number;
   rerank?: number;
 }
 
@@ -95,6 +97,8 @@ export interface RetrieveReport {
   legs: LegReport[];
   /** Distinct candidates fused from all legs. */
   candidates: number;
+  /** How the legs were fused (`RecallTuning.fusion`), so that no view labels one method as another. */
+  fusion: RecallTuning['fusion'];
   rerank: { ran: boolean; model?: string; skipped?: string; window: number };
   mmr: boolean;
 }
@@ -191,6 +195,7 @@ export async function retrieveDetailed(
           hits: leg.hits,
           weight: weightOf(leg.name),
           ...(exact.has(leg.name) ? { scoresOnly: exact.get(leg.name) } : {}),
+          ...(LEG_SMALL_POOL[leg.name] === undefined ? {} : { scale: LEG_SMALL_POOL[leg.name] }),
         }),
       ),
       {
@@ -234,7 +239,14 @@ export async function retrieveDetailed(
   const legReports: LegReport[] = reports.map((report) =>
     report.ran ? { ...report, weight: weightOf(report.name) } : report,
   );
-  return { hits, legs: legReports, candidates: fused.length, rerank: rerank.report, mmr: useMmr };
+  return {
+    hits,
+    legs: legReports,
+    candidates: fused.length,
+    fusion: tuning.fusion,
+    rerank: rerank.report,
+    mmr: useMmr,
+  };
 }
 
 async function exactScores(
@@ -277,6 +289,8 @@ function legWeight(
       return model === undefined ? 0 : (tuning.weights.vector ?? scoreVectorWeight(model));
     case 'words':
       return tuning.weights.words;
+    case 'concept':
+      return tuning.weights.concept;
     case 'rerank':
       return tuning.weights.rerank;
   }
@@ -292,6 +306,8 @@ function rrfWeight(name: LegName | 'rerank', hasCode: boolean, model: string | u
       return model === undefined ? 0 : vectorLegWeight(model);
     case 'words':
       return LEG_WEIGHTS.words;
+    case 'concept':
+      return LEG_WEIGHTS.concept;
     case 'rerank':
       return RERANK_WEIGHT;
   }

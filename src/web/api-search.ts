@@ -104,6 +104,7 @@ export function searchRoutes(ctx: WebContext): Hono {
       project: params.project,
       legs: report.legs,
       candidates: report.candidates,
+      fusion: report.fusion,
       rerank: report.rerank,
       mmr: report.mmr,
       hits: hits.map((hit) => {

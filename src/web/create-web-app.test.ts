@@ -66,6 +66,7 @@ describe('web API: search', () => {
       ['vector', true],
       ['words', false],
       ['identifier', true],
+      ['concept', false],
     ]);
     expect(body.hits[0]?.memory.id).toBe(pnpm.memory.id);
     expect(body.hits[0]?.ranks).toMatchObject({ lexical: 1 });

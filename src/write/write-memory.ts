@@ -8,6 +8,7 @@
 import { detectCues, NO_CUES } from '../core/cues/detect-cues.js';
 import { describeSource } from '../core/gate/decide-cluster.js';
 import { decideGate, type GateCandidate, resolveExactDuplicate } from '../core/gate/decide-gate.js';
+import { kindFromLabel } from '../core/kind-prefix.js';
 import { type Memory, type NewMemory, validateNewMemory } from '../core/memory.js';
 import { type Channel, explainOrigin } from '../core/origin/classify-origin.js';
 import type { OriginClass } from '../core/origin/origin-class.js';
@@ -159,7 +160,7 @@ export async function admitWrite(deps: WriteDeps, request: WriteRequest): Promis
     input = validateNewMemory({
       content: clean.content,
       projectKey: request.projectKey,
-      kind: request.kind,
+      kind: request.kind ?? (privileges.labelKind ? kindFromLabel(clean.content) : undefined),
       tags: clean.tags,
       visibility,
       pinned,

@@ -39,6 +39,7 @@ export interface WriteRequest {
   envelope: OriginEnvelope;
   content: string;
   projectKey: string;
+  /** Omitted: a person's leading label (`Decision:`, core/kind-prefix.ts) or else `note`. */
   kind?: MemoryKind;
   tags?: readonly string[];
   /** `global` is honoured only for origins allowlisted for global promotion; otherwise `project`. */

@@ -55,6 +55,7 @@ describe('mnemo recall (hybrid)', () => {
       ['vector', true],
       ['words', false],
       ['identifier', true],
+      ['concept', false],
     ]);
     expect(body.explain.legs.find((l) => l.name === 'words')?.skipped).toMatch(/mnemo model words/);
     expect(body.explain.rerank.ran).toBe(false);
@@ -74,7 +75,7 @@ describe('mnemo recall (hybrid)', () => {
       /score [01]\.\d+ = relevance [01]\.\d+ × recency 1\.000 × heat \d\.\d+ × trust 1\.00/,
     );
     expect(human.stdout).toMatch(
-      /ranks: lexical #\d, vector #\d, words -, identifier #\d, rerank -; origin user \(high\)/,
+      /ranks: lexical #\d, vector #\d, words -, identifier #\d, concept -, rerank -; origin user \(high\)/,
     );
     const kind = await t.run(['recall', 'deploy', '--kind', 'decision', '--json'], { env: HASH });
     expect(

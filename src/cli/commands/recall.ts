@@ -219,7 +219,7 @@ function explainHeader(report: RetrieveReport): string {
 }
 
 function explainLine(hit: RankedHit & { staleFactor: number }, indent: number): string {
-  const ranks = (['lexical', 'vector', 'words', 'identifier', 'rerank'] as const)
+  const ranks = (['lexical', 'vector', 'words', 'identifier', 'concept', 'rerank'] as const)
     .map((signal) => `${signal} ${hit.ranks[signal] === undefined ? '-' : `#${hit.ranks[signal]}`}`)
     .join(', ');
   const f = hit.factors;

@@ -33,7 +33,8 @@ export async function remember(
     content,
     projectKey: projectKeyFromOption(ctx.io, options.project),
     visibility: options.global === true ? ('global' as const) : ('project' as const),
-    kind: options.kind ?? 'note',
+    // No --kind: the write path reads a leading `Decision:` (core/kind-prefix.ts), then `note`.
+    ...(options.kind === undefined ? {} : { kind: options.kind }),
     tags: options.tag ?? [],
   };
   // Validate before opening the store so refused input never creates or touches a store file.

@@ -20,18 +20,25 @@ describe('privilegesFor', () => {
   it('grants exactly the documented table', () => {
     const rows = privilegeTable().map(({ origin, privileges: p }) => [
       origin,
-      [p.noveltyBypass, p.importanceBoost, p.pin, p.promoteGlobal, p.injectProactively],
+      [
+        p.noveltyBypass,
+        p.importanceBoost,
+        p.pin,
+        p.promoteGlobal,
+        p.injectProactively,
+        p.labelKind,
+      ],
     ]);
-    // columns: noveltyBypass, importanceBoost, pin, promoteGlobal, injectProactively
+    // columns: noveltyBypass, importanceBoost, pin, promoteGlobal, injectProactively, labelKind
     expect(rows).toEqual([
-      ['user', [true, true, true, true, true]],
-      ['agent', [true, false, false, false, true]],
-      ['local_edit', [true, false, false, false, false]],
-      ['local_read', [false, false, false, false, false]],
-      ['local_exec', [false, false, false, false, false]],
-      ['agent_tainted', [false, false, false, false, false]],
-      ['network', [false, false, false, false, false]],
-      ['unknown', [false, false, false, false, false]],
+      ['user', [true, true, true, true, true, true]],
+      ['agent', [true, false, false, false, true, false]],
+      ['local_edit', [true, false, false, false, false, false]],
+      ['local_read', [false, false, false, false, false, false]],
+      ['local_exec', [false, false, false, false, false, false]],
+      ['agent_tainted', [false, false, false, false, false, false]],
+      ['network', [false, false, false, false, false, false]],
+      ['unknown', [false, false, false, false, false, false]],
     ]);
   });
 

@@ -17,6 +17,7 @@ export const PRIVILEGES = [
   'pin',
   'promoteGlobal',
   'injectProactively',
+  'labelKind',
 ] as const;
 /** One privilege. */
 export type Privilege = (typeof PRIVILEGES)[number];
@@ -35,6 +36,8 @@ export type Privileges = Readonly<Record<Privilege, boolean>>;
  * - `injectProactively`: a person and the untainted agent. `local_edit` is recallable on request but not
  *   pushed into sessions: its text is model-authored and may copy whatever the model read, and the edit
  *   already lives in the file. Local reads and command output are third-party text.
+ * - `labelKind`: a person only. A leading `Decision:` sets the kind (core/kind-prefix.ts), and decisions
+ *   reach the session-start pack; text from anyone else must not promote itself by how it begins.
  */
 const ALLOWLISTS: Readonly<Record<Privilege, readonly OriginClass[]>> = {
   noveltyBypass: ['user', 'agent', 'local_edit'],
@@ -42,6 +45,7 @@ const ALLOWLISTS: Readonly<Record<Privilege, readonly OriginClass[]>> = {
   pin: ['user'],
   promoteGlobal: ['user'],
   injectProactively: ['user', 'agent'],
+  labelKind: ['user'],
 };
 
 /**
@@ -70,6 +74,7 @@ export function privilegesFor(origin: OriginClass, options: PrivilegeOptions = {
     pin: grants('pin'),
     promoteGlobal: grants('promoteGlobal'),
     injectProactively: grants('injectProactively'),
+    labelKind: grants('labelKind'),
   };
 }
 

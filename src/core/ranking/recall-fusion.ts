@@ -34,6 +34,8 @@ export const LEG_WEIGHTS = {
   identifierPlain: 0.25,
   /** The static word-vector leg under RRF: a weak leg, like the offline sentence models. */
   words: 0.25,
+  /** The concept leg (core/text/concepts.ts): the members of a kind the query names, as a lexical query. */
+  concept: 1,
 } as const;
 
 /**
@@ -79,6 +81,13 @@ export interface RecallTuning {
     identifierPlain: number;
     /** The static word-vector leg (retrieval/word-vectors). */
     words: number;
+    /**
+     * The concept leg (core/text/concepts.ts), which runs only when the query names a kind of tool
+     * ("package manager") and none of its members. Above the lexical leg's weight because it is the only
+     * word evidence such a question has: at 1 a single incidental lexical match ("the pg package")
+     * still outranked the memory naming the tool on the README's 33-memory store.
+     */
+    concept: number;
     rerank: number;
   };
   /** Weight of the session prior (core/ranking/priors.ts), in normalised-score units. */
@@ -106,7 +115,14 @@ export interface RecallTuning {
 export const RECALL_TUNING: RecallTuning = {
   fusion: 'score',
   normalisation: 'zscore',
-  weights: { lexical: 1, identifierCode: 1, identifierPlain: 0.1, words: 0.3, rerank: 2 },
+  weights: {
+    lexical: 1,
+    identifierCode: 1,
+    identifierPlain: 0.1,
+    words: 0.3,
+    concept: 1.5,
+    rerank: 2,
+  },
   session: 0.3,
   entity: 0.7,
   bm25f: RECALL_BM25F,
@@ -126,3 +142,20 @@ export function scoreVectorWeight(model: string): number {
   if (model === 'use-lite-512') return SCORE_VECTOR_WEIGHTS.useLite;
   return SCORE_VECTOR_WEIGHTS.other;
 }
+
+/**
+ * How each leg's raw scores are read when the candidate pool is small (core/ranking/score-fusion.ts
+ * `LegScale`). The word legs score 0 for a memory that shares no query word, so a candidate they did not
+ * return is a non-match (0), not their weakest match: without this, on a 30-memory store the second of
+ * two lexical matches took the leg's floor with every non-match and a z-score below the pool's mean,
+ * under memories that matched nothing. `minSpread` keeps a tiny pool from stretching near-equal scores
+ * to whole units: one BM25 point, half a trigram point, 0.05 of cosine, half a logit.
+ */
+export const LEG_SMALL_POOL: Readonly<Record<string, { missing?: number; minSpread?: number }>> = {
+  lexical: { missing: 0, minSpread: 1 },
+  identifier: { missing: 0, minSpread: 0.5 },
+  concept: { missing: 0, minSpread: 1 },
+  vector: { minSpread: 0.05 },
+  words: { minSpread: 0.05 },
+  rerank: { minSpread: 0.5 },
+};

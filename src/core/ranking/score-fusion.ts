@@ -26,6 +26,20 @@ export interface ScoredList {
    * lexical candidate): used for normalisation instead of the leg's floor, without a rank.
    */
   scoresOnly?: ReadonlyMap<string, number>;
+  /** How this leg's raw scores are read on a small pool (`LegScale`); absent: the pool alone decides. */
+  scale?: LegScale;
+}
+
+/**
+ * What a leg's raw scores mean outside the pool, so that normalising over 2 candidates does not invent
+ * differences. `missing`: the score of a candidate the leg did not return (BM25 of a memory sharing no
+ * query word is 0, not the weakest returned match); capped at the leg's floor. `minSpread`: the smallest
+ * deviation (z-score) or range (min-max) the leg's scores are divided by, in the leg's raw units, so that
+ * two near-equal scores stay near-equal instead of becoming one unit apart.
+ */
+export interface LegScale {
+  missing?: number;
+  minSpread?: number;
 }
 
 /** A per-candidate prior in [0, 1] (values outside are clamped), added with its weight. */
@@ -46,8 +60,8 @@ export interface ScoreFusionOptions {
 
 /**
  * Fuses the lists into one list holding exactly the union of their ids, best first. A candidate a leg did
- * not return takes that leg's lowest returned score (it scored no better, or it would have been
- * returned). `score` is (k + 1) / (k + rank) by the fused total, equal totals sharing a rank, so 1 for
+ * not return takes the leg's `scale.missing` when it has one, else the leg's lowest returned score (it
+ * scored no better, or it would have been returned). `score` is (k + 1) / (k + rank) by the fused total, equal totals sharing a rank, so 1 for
  * the best. `contributions` holds each leg's and prior's weighted normalised value. Ties: best rank in
  * any leg, then id. Throws INVALID_INPUT on a repeated signal, a bad weight or a bad k.
  */
@@ -98,7 +112,7 @@ export function fuseScores(lists: readonly ScoredList[], options: ScoreFusionOpt
     for (const [id, score] of list.scoresOnly ?? []) {
       if (!all.has(id) && pool.has(id) && Number.isFinite(score)) all.set(id, score);
     }
-    const normalised = normalise(ids, all, options.normalisation);
+    const normalised = normalise(ids, all, options.normalisation, list.scale);
     for (const [i, id] of ids.entries()) {
       const value = list.weight * normalised[i]!;
       const candidate = pool.get(id)!;
@@ -131,31 +145,37 @@ export function fuseScores(lists: readonly ScoredList[], options: ScoreFusionOpt
 }
 
 /**
- * One leg's scores over the pool: missing candidates take the leg's lowest score. z-score: mean 0, unit
- * deviation; min-max: [0, 1]. When every returned candidate scored the same, the leg only says which
- * candidates it returned (1) and which it did not (0).
+ * One leg's scores over the pool: missing candidates take `scale.missing` (at most the leg's lowest
+ * score) or else the leg's lowest score. z-score: mean 0, deviation at least `scale.minSpread`; min-max:
+ * [0, 1] over a range at least `scale.minSpread`. When every candidate would score the same, the leg only
+ * says which candidates it returned (1) and which it did not (0).
  */
 export function normalise(
   ids: readonly string[],
   scores: ReadonlyMap<string, number>,
   how: Normalisation,
+  scale: LegScale = {},
 ): number[] {
   const present = [...scores.values()];
   const floor = Math.min(...present);
-  const distinct = Math.max(...present) > floor;
+  const missing = scale.missing === undefined ? undefined : Math.min(scale.missing, floor);
+  const everyIdScored = ids.every((id) => scores.has(id));
+  const distinct =
+    Math.max(...present) > floor || (missing !== undefined && missing < floor && !everyIdScored);
   const values = ids.map((id) => {
     const score = scores.get(id);
     if (!distinct) return score === undefined ? 0 : 1;
-    return score ?? floor;
+    return score ?? missing ?? floor;
   });
+  const minSpread = distinct ? Math.max(0, scale.minSpread ?? 0) : 0;
   if (how === 'minmax') {
     const low = Math.min(...values);
-    const range = Math.max(...values) - low;
+    const range = Math.max(Math.max(...values) - low, minSpread);
     return values.map((v) => (range > 0 ? (v - low) / range : 0));
   }
   const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
   const variance = values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length;
-  const deviation = Math.sqrt(variance);
+  const deviation = Math.max(Math.sqrt(variance), minSpread);
   return values.map((v) => (deviation > 0 ? (v - mean) / deviation : 0));
 }
 

@@ -3,7 +3,7 @@
 import type { AnchorHow } from '../../../core/anchors/anchor.js';
 import type { StalenessStatus } from '../../../core/anchors/staleness.js';
 import type { Memory as FullMemory } from '../../../core/memory.js';
-import type { LegReport } from '../../../retrieval/legs.js';
+import type { LegReport } from '../../../retrieval/leg-report.js';
 import type { BulkPreview, BulkReport } from '../../../review/bulk-report.js';
 import type { LedgerDay, LedgerSession } from '../../../review/summarise-ledger.js';
 import type { AuditEntry, MemoryGroupCount as GroupCount } from '../../../store/store.js';
@@ -67,6 +67,8 @@ export interface SearchResult {
   project: string | null;
   legs: LegReport[];
   candidates: number;
+  /** How hybrid recall fused its legs; absent for the word index alone. */
+  fusion?: 'score' | 'rrf';
   rerank?: { ran: boolean; model?: string; skipped?: string; window: number };
   mmr?: boolean;
   hits: SearchHit[];

@@ -78,7 +78,7 @@ function Results({ result }: { result: SearchResult }) {
         empty={`No memories match "${result.query}".`}
         extra={(memory) => {
           const hit = result.hits.find((h) => h.memory.id === memory.id);
-          return hit === undefined ? null : <Explain hit={hit} />;
+          return hit === undefined ? null : <Explain hit={hit} fusion={result.fusion} />;
         }}
       />
     </>
@@ -86,7 +86,7 @@ function Results({ result }: { result: SearchResult }) {
 }
 
 /** Every signal the recall reported for one hit: ranks per leg, each leg's share, the multipliers. */
-function Explain({ hit }: { hit: SearchHit }) {
+function Explain({ hit, fusion }: { hit: SearchHit; fusion: SearchResult['fusion'] }) {
   const ranks = Object.entries(hit.ranks).filter(([, rank]) => rank !== undefined);
   const factors = Object.entries(hit.factors ?? {});
   const shares = Object.entries(hit.contributions ?? {});
@@ -100,7 +100,7 @@ function Explain({ hit }: { hit: SearchHit }) {
       <dl class="explain-grid">
         {hit.fusedScore === undefined ? null : (
           <>
-            <dt>fused (RRF)</dt>
+            <dt>{fusion === 'rrf' ? 'fused (RRF)' : 'fused (z-score, by rank)'}</dt>
             <dd>{fixed(hit.fusedScore, 5)}</dd>
           </>
         )}

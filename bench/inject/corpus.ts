@@ -18,6 +18,8 @@ export interface ProjectMemory {
   kind: MemoryKind;
   /** Epoch ms the memory is dated at. */
   at: number;
+  /** The dataset session it came from (`<conversation>/<session>`), for writers that pass one. */
+  sessionId?: string;
 }
 
 export interface BenchProject {
@@ -51,6 +53,7 @@ function projectOf(
         text: style === 'coding' ? turn.text : memoryText(session, index),
         kind: style === 'coding' ? kindOf(turn.speaker) : 'note',
         at: Date.parse(session.startedAt) + index * MEMORY_SPACING_MS,
+        sessionId: `${conversation.id}/${session.id}`,
       }),
     ),
   );

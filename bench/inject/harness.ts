@@ -99,11 +99,14 @@ export interface LoadReport {
 /**
  * Writes each memory as `mnemo remember --kind <kind> <text>` would from the repository (CLI channel,
  * origin user, the novelty gate on), dated at its `at`. Turn ids map to the memory that holds them.
+ * `sessions`: each write also names its dataset session, so the store derives each memory's context
+ * from its neighbours in that session, as it does for the captures of one coding session.
  */
 export async function loadMemories(
   app: App,
   repoDir: string,
   memories: readonly ProjectMemory[],
+  sessions = false,
 ): Promise<LoadReport> {
   const deps = writeDepsFrom(app);
   const projectKey = resolveProjectKey(repoDir);
@@ -125,6 +128,7 @@ export async function loadMemories(
       tags: [],
       workingDir: repoDir,
       capturedAt: new Date(memory.at).toISOString(),
+      ...(sessions && memory.sessionId !== undefined ? { sessionId: memory.sessionId } : {}),
     });
     if (outcome.decision === 'reject') {
       report.rejected += 1;

@@ -97,11 +97,12 @@ export async function loadProjects(
   root: string,
   projects: readonly BenchProject[],
   remote: (id: string) => string | undefined,
+  sessions = false,
 ): Promise<LoadedProject[]> {
   const loaded: LoadedProject[] = [];
   for (const project of projects) {
     const repo = gitRepo(join(root, 'repos', project.id), remote(project.id));
-    const report = await loadMemories(ctx.app, repo.dir, project.memories);
+    const report = await loadMemories(ctx.app, repo.dir, project.memories, sessions);
     for (const [id, memory] of report.memories) ctx.memories.set(id, memory);
     ctx.settings.progress(
       `  ${project.id}: ${project.memories.length} memories (stored ${report.stored}, merged ${report.merged}, refused ${report.rejected}), key ${repo.key.startsWith('git:') ? repo.key : 'its path'}`,

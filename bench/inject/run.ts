@@ -68,6 +68,9 @@ const { values: args } = parseArgs({
     'locomo-conversations': { type: 'string', default: '0' },
     'locomo-questions': { type: 'string', default: '50' },
     'no-locomo': { type: 'boolean', default: false },
+    // Which datasets' memories name their session (the store then derives each one's context from
+    // its neighbours, as for captures of one session); the others are separate `mnemo remember`s.
+    sessions: { type: 'string', default: 'locomo' },
     modes: { type: 'string', default: 'down,up' },
     'deadline-ms': { type: 'string', default: '10000' },
     'embedding-model': { type: 'string' },
@@ -92,6 +95,7 @@ const settings: RunSettings = {
   progress,
 };
 
+const sessionsFor = new Set(args.sessions.split(',').map((s) => s.trim()));
 const coding = parseDataset(readJson(args.coding));
 const negatives: NegativeSet = existsSync(args.negatives)
   ? parseNegatives(readJson(args.negatives))
@@ -180,6 +184,7 @@ async function runCoding(mode: EngineMode, root: string): Promise<CodingResult> 
       root,
       projectsOf(coding, 'coding', now),
       (id) => `https://example.com/bench/${id}.git`,
+      sessionsFor.has('coding'),
     );
     const foreign = negatives.prompts.length > 0 ? await loadForeign(ctx, root, now) : undefined;
     const { result, hooks } = await measureHome(ctx, projects[0]!.dir, async () => {
@@ -252,6 +257,7 @@ async function runLocomo(
       root,
       projectsOf(data, 'dialog', Date.now()),
       () => undefined,
+      sessionsFor.has('locomo'),
     );
     const { result, hooks } = await measureHome(ctx, projects[0]!.dir, () =>
       askQuestions(ctx, projects),
@@ -289,7 +295,8 @@ process.stdout.write(
       `${cpu.length} cores (${cpu[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}; ` +
       `load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end; ` +
       `${Math.round((Date.now() - began) / 1000)} s in all; hook deadline ${settings.deadlineMs} ms; ` +
-      `embedder ${args['embedding-model'] ?? 'the configured default'}.`,
+      `embedder ${args['embedding-model'] ?? 'the configured default'}; ` +
+      `memories written with their session id: ${args.sessions === '' ? 'none' : args.sessions}.`,
     locomoNote: locomo?.note,
     results,
   }),

@@ -69,7 +69,7 @@ const { values: args } = parseArgs({
 
 if (args.dataset === undefined || args.data === undefined) {
   process.stderr.write(
-    'Usage: npm run bench:retrieval -- --dataset locomo|generic --data <file> [--json out.json]\n' +
+    'Usage: npm run bench:retrieval -- --dataset locomo|locomo-long|generic --data <file> [--json out.json]\n' +
       '  [--providers hash,use,onnx] [--model-dir <dir> --model-id <id>] [--context-before 1]\n' +
       '  [--context-after n] [--no-captions] [--conversations 0-4] [--tune-conversations 5]\n' +
       '  [--rerank-dir <dir> --rerank-id <id>] [--cache-dir .bench-cache] [--latency-samples 50]\n' +
@@ -85,7 +85,7 @@ const int = (name: keyof typeof args): number => {
   return value;
 };
 
-const { dataset, conversion } = loadDataset(args.dataset, args.data);
+const { dataset, conversion, longTurns } = loadDataset(args.dataset, args.data);
 const selected = selectConversations(args.conversations, dataset.conversations.length);
 const textOptions = {
   contextBefore: int('context-before'),
@@ -325,6 +325,13 @@ process.stdout.write(
         `; neighbour context before ${textOptions.contextBefore}, after ${textOptions.contextAfter}` +
         `; recall never records access (every question sees the same store state)` +
         (args['same-time'] ? '; ABLATION: every turn stored at one instant (recency neutral)' : ''),
+      ...(longTurns === undefined
+        ? []
+        : [
+            `long turns: ${longTurns.sourceTurns} source turns merged into ${longTurns.memories} memories of ` +
+              `${longTurns.words.min}-${longTurns.words.max} words (median ${longTurns.words.median}; ` +
+              `${longTurns.outOfRange} outside 180-400: a short session, or a tail that fitted nowhere)`,
+          ]),
     ],
     results,
     ingest: [
@@ -361,6 +368,7 @@ if (args.json !== undefined) {
           turns: turnCount,
           questions: questionCount,
           conversion,
+          longTurns,
         },
         options: { textOptions, fusion, tuneConversations, providers: args.providers },
         arms: results,

@@ -68,6 +68,11 @@ describe('projectsOf', () => {
     ]);
   });
 
+  it("names each memory's dataset session, for writers that pass one", () => {
+    const [project] = projectsOf(dataset, 'dialog', now);
+    expect(project!.memories.map((m) => m.sessionId)).toEqual(['p1/s1', 'p1/s1', 'p1/s2']);
+  });
+
   it('keeps the spacing of the dates and puts the newest memory a day before now', () => {
     const [project] = projectsOf(dataset, 'coding', now);
     const at = project!.memories.map((m) => m.at);

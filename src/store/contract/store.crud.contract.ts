@@ -216,6 +216,34 @@ export function describeCrudContract(h: Harness): void {
       expect((await h.options.inspect(store)).vectorRows).toBe(0);
     });
 
+    h.test(
+      'records the actor of a change in its audit entry, never as a field, and no entry for an actor alone',
+      async () => {
+        const store = await h.open();
+        const { memory } = await store.remember(note('the port is 8080'));
+        const edited = await store.updateMemory(memory.id, {
+          content: 'the port is 8081',
+          pinned: true,
+          actor: 'web-ui:alice',
+        });
+        expect(edited).not.toHaveProperty('actor');
+        await store.updateMemory(memory.id, { tags: ['ops'] });
+        // Nothing but an actor changes nothing: no entry, the row as it was.
+        expect(await store.updateMemory(memory.id, { actor: 'web-ui:alice' })).toEqual(
+          await store.getMemory(memory.id),
+        );
+        const updates = (await store.auditTrail(memory.id)).filter((e) => e.action === 'update');
+        expect(updates.map((e) => e.detail)).toEqual([
+          {
+            fields: ['content', 'pinned'],
+            contentHash: contentHash('the port is 8081'),
+            actor: 'web-ui:alice',
+          },
+          { fields: ['tags'], contentHash: contentHash('the port is 8081') },
+        ]);
+      },
+    );
+
     h.test('throws NOT_FOUND for an unknown id and CONFLICT for duplicate content', async () => {
       const store = await h.open();
       await expectCode(
@@ -255,6 +283,30 @@ export function describeCrudContract(h: Harness): void {
       });
       expect(await store.forget(gone.memory.id)).toBe(false);
     });
+
+    h.test(
+      'records who deleted a memory in the kept audit entry, and nobody when not told',
+      async () => {
+        const store = await h.open();
+        const byPerson = await store.remember(note('deleted by a person'));
+        const byTool = await store.remember(note('deleted by a tool'));
+        expect(await store.forget(byPerson.memory.id, { actor: 'web-ui:alice' })).toBe(true);
+        expect(await store.forget(byTool.memory.id)).toBe(true);
+        const forgets = async (id: string) =>
+          (await store.auditTrail(id)).filter((e) => e.action === 'forget').map((e) => e.detail);
+        expect(await forgets(byPerson.memory.id)).toEqual([
+          {
+            contentHash: contentHash('deleted by a person'),
+            projectKey: PROJECT_A,
+            actor: 'web-ui:alice',
+          },
+        ]);
+        expect(await forgets(byTool.memory.id)).toEqual([
+          { contentHash: contentHash('deleted by a tool'), projectKey: PROJECT_A },
+        ]);
+        expect((await h.options.inspect(store)).problems).toEqual([]);
+      },
+    );
   });
 
   describe('recordAccess', () => {

@@ -318,6 +318,19 @@ export const rankedHitSchema = v.object({
   factors: v.object({ recency: v.number(), heat: v.number(), trust: v.number() }),
   heat: v.number(),
   contributions: v.record(v.string(), v.number()),
+  // An engine built before calibrated relevance sends none: 0 injects nothing until it restarts.
+  relevance: v.optional(v.number(), 0),
+  evidence: v.optional(
+    v.object({
+      coverage: v.number(),
+      similarityZ: v.optional(v.number()),
+      lead: v.number(),
+      rank: v.number(),
+      bestCoverage: v.number(),
+      concept: v.optional(v.boolean()),
+    }),
+    { coverage: 0, lead: 0, rank: 1, bestCoverage: 0 },
+  ),
 });
 /** What `recall` answers. */
 export const recallResultSchema = v.object({ hits: v.array(rankedHitSchema) });

@@ -10,7 +10,13 @@ import { stalenessFrom } from '../anchors/check-staleness.js';
 import { hookBudget } from '../anchors/verify-anchors.js';
 import type { App } from '../app/open-app.js';
 import { injectableOrigins, toRenderItem } from '../core/injection/injectable.js';
-import { hasTopic, selectPromptRecall } from '../core/injection/prompt-recall.js';
+import {
+  hasTopic,
+  INDEX_FLAG,
+  INDEX_TITLE,
+  indexText,
+  selectPromptRecall,
+} from '../core/injection/prompt-recall.js';
 import { MAX_RELEVANCE_CHARS } from '../core/injection/prompt-relevance.js';
 import type { QuarantineState } from '../core/memory.js';
 import { demoteStale } from '../core/ranking/stale-rank.js';
@@ -68,21 +74,21 @@ export async function recallForPrompt(
     limit: PROMPT_CANDIDATES,
     filters: { origins: injectableOrigins(privileges), quarantine: REVIEWED },
   };
-  // Whoever searches, the calibrated relevance gate below decides what is injected.
+  // Whoever searches, the calibrated relevance of each hit (core/ranking/relevance.ts) decides what is
+  // injected and how: the engine's hits carry the dense evidence, the hook's own only the word legs'.
   const hits = await (options.search ?? hookSearch(app, options.askEngine !== false))(request);
   if (hits.length === 0) return {};
   const injected = await app.store.injectedIds(input.session_id);
   const memories = hits.map((hit) => hit.memory);
   const staleness = await stalenessFrom(app, projectKey, input.cwd, memories, hookBudget());
   const recall = selectPromptRecall({
-    prompt,
-    candidates: demoteStale(hits, (id) => staleness.get(id)).map((hit) => hit.memory),
+    candidates: demoteStale(hits, (id) => staleness.get(id)),
     target: { projectKey, alreadyInjected: new Set(injected), privileges, staleness },
   });
   app.log.debug('prompt recall', {
     candidates: hits.length,
     best: Math.round(recall.best * 1000) / 1000,
-    chosen: recall.chosen.map((c) => c.memory.id),
+    chosen: recall.chosen.map((c) => `${c.memory.id}:${c.tier}`),
   });
   return injectContext(
     app,
@@ -92,11 +98,19 @@ export async function recallForPrompt(
       sessionId: input.session_id,
       source: null,
       projectKey,
-      items: recall.chosen.map((choice) =>
-        toRenderItem(choice.memory, staleness.get(choice.memory.id)),
-      ),
+      items: recall.chosen.map((choice) => {
+        const item = toRenderItem(choice.memory, staleness.get(choice.memory.id));
+        // An index entry: the header and the first words, quoted like any stored text.
+        return choice.tier === 'full'
+          ? item
+          : {
+              ...item,
+              content: indexText(item.content),
+              flags: [INDEX_FLAG, ...(item.flags ?? [])],
+            };
+      }),
       budgetTokens,
-      title: 'prompt recall',
+      title: recall.chosen.some((c) => c.tier === 'index') ? INDEX_TITLE : 'prompt recall',
     },
     options,
   );

@@ -22,6 +22,7 @@ import {
   scoreVectorWeight,
   vectorLegWeight,
 } from '../core/ranking/recall-fusion.js';
+import { calibratedRelevance, type RelevanceEvidence } from '../core/ranking/relevance.js';
 import { type FusedHit, fuseRankings } from '../core/ranking/rrf.js';
 import { rankHits, type ScoredHit, type ScoreFactors } from '../core/ranking/score.js';
 import { fuseScores, type ScoredList } from '../core/ranking/score-fusion.js';
@@ -31,6 +32,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { MemoryFilter, MemoryStore, Scope } from '../store/store.js';
 import { type LegHits, type LegName, type LegReport, runLegs } from './legs.js';
+import { relevanceEvidence } from './relevance-evidence.js';
 import { bandOfOrigin, trustFactorOf } from './trust-factor.js';
 
 /** Per-signal 1-based ranks; a signal is absent when it did not return the memory. */
@@ -59,6 +61,12 @@ export interface RankedHit {
   heat: number;
   /** Each leg's and prior's term of the fusion (weighted normalised score, or RRF term), × the factors. */
   contributions: Readonly<Record<string, number>>;
+  /**
+   * Calibrated relevance in (0, 1): how likely this memory is what the query needs, from the evidence
+   * below (core/ranking/relevance.ts); comparable across queries and stores, unlike `score`.
+   */
+  relevance: number;
+  evidence: RelevanceEvidence;
 }
 
 export interface RetrieveRequest {
@@ -229,7 +237,16 @@ export async function retrieveDetailed(
     }));
     scored = mmrRerank(pool, { limit: request.limit, ...(lambda === undefined ? {} : { lambda }) });
   }
-  const hits = scored.slice(0, request.limit).map((hit) => toRankedHit(hit, byId.get(hit.id)!));
+  const evidence = relevanceEvidence(legs, exact, fused);
+  const hits = scored.slice(0, request.limit).map((hit, i) =>
+    toRankedHit(hit, byId.get(hit.id)!, {
+      coverage: 0,
+      lead: 0,
+      bestCoverage: 0,
+      ...evidence.get(hit.id),
+      rank: i + 1,
+    }),
+  );
 
   const used = request.recordAccess === true ? hits.length : Number(request.recordAccess ?? 0);
   if (used > 0 && hits.length > 0) {
@@ -343,7 +360,7 @@ async function rerankStep(
   };
 }
 
-function toRankedHit(hit: ScoredHit, memory: Memory): RankedHit {
+function toRankedHit(hit: ScoredHit, memory: Memory, found: RelevanceEvidence): RankedHit {
   return {
     memory,
     score: hit.score,
@@ -354,6 +371,8 @@ function toRankedHit(hit: ScoredHit, memory: Memory): RankedHit {
     factors: hit.factors,
     heat: hit.heat,
     contributions: hit.contributions,
+    relevance: calibratedRelevance(found),
+    evidence: found,
   };
 }
 

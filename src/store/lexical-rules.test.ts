@@ -40,3 +40,25 @@ describe('rankCandidates', () => {
     expect(hit!.score).toBeGreaterThan(bodyOnly!.score);
   });
 });
+
+describe('rankCandidates: body coverage', () => {
+  it("gives each hit the idf-weighted share of the query's terms in its own text, context not counted", () => {
+    const stats = {
+      docs: 10,
+      fieldTerms: { body: 40, context: 40 },
+      docFrequency: new Map([
+        ['pool', 1],
+        ['connect', 5],
+      ]),
+    };
+    const candidates = [
+      { id: 'both', seq: 1, content: 'connection pool', tags: [], context: '' },
+      { id: 'common', seq: 2, content: 'connection refused', tags: [], context: 'the pool' },
+    ];
+    const [both, common] = rankCandidates(['pool', 'connect'], candidates, stats, RECALL_BM25F, 10);
+    expect(both).toMatchObject({ id: 'both', coverage: 1 });
+    const idf = (n: number) => Math.log(1 + (10 - n + 0.5) / (n + 0.5));
+    expect(common?.id).toBe('common');
+    expect(common?.coverage).toBeCloseTo(idf(5) / (idf(1) + idf(5)), 12);
+  });
+});

@@ -9,6 +9,7 @@ import { MemoryError } from '../core/errors.js';
 import {
   type Bm25fParams,
   bm25fScore,
+  bodyCoverage,
   countTerms,
   type FieldCounts,
   type LexicalStats,
@@ -113,13 +114,17 @@ export function rankCandidates(
   limit: number,
 ): LexicalHit[] {
   return candidates
-    .map((row) => ({
-      id: row.id,
-      seq: row.seq,
-      score: bm25fScore(terms, scoredDocument(row.content, row.tags, row.context), stats, params),
-    }))
+    .map((row) => {
+      const doc = scoredDocument(row.content, row.tags, row.context);
+      return {
+        id: row.id,
+        seq: row.seq,
+        score: bm25fScore(terms, doc, stats, params),
+        coverage: bodyCoverage(terms, doc, stats),
+      };
+    })
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score || a.seq - b.seq)
     .slice(0, limit)
-    .map(({ id, score }) => ({ id, score }));
+    .map(({ id, score, coverage }) => ({ id, score, coverage }));
 }

@@ -126,6 +126,11 @@ export interface TermCounts {
 export interface LexicalHit {
   id: MemoryId;
   score: number;
+  /**
+   * The word index's hits only (`searchLexical`): the idf-weighted share of the query's terms in the
+   * memory's own text, context not counted (core/ranking/bm25f.ts `bodyCoverage`).
+   */
+  coverage?: number;
 }
 
 /** A vector candidate. `distance` is cosine distance in [0, 2], lower is nearer. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { recallBudget } from '../anchors/verify-anchors.js';
 import { isStale } from '../core/anchors/staleness.js';
 import { MEMORY_KINDS } from '../core/memory.js';
+import { evidencePath, relevanceFloor } from '../core/ranking/relevance.js';
 import { demoteStale } from '../core/ranking/stale-rank.js';
 import { embedPending } from '../retrieval/embed-pending.js';
 import { retrieveDetailed } from '../retrieval/retrieve.js';
@@ -105,6 +106,10 @@ export function searchRoutes(ctx: WebContext): Hono {
       legs: report.legs,
       candidates: report.candidates,
       fusion: report.fusion,
+      // The lowest calibrated relevance a session would be given, for the path this search took.
+      relevanceFloor: relevanceFloor(
+        report.hits[0] === undefined ? 'lexical' : evidencePath(report.hits[0].evidence),
+      ),
       rerank: report.rerank,
       mmr: report.mmr,
       hits: hits.map((hit) => {
@@ -113,6 +118,8 @@ export function searchRoutes(ctx: WebContext): Hono {
           memory: memoryRow(hit.memory),
           score: hit.score,
           fusedScore: hit.fusedScore,
+          relevance: hit.relevance,
+          evidence: hit.evidence,
           // Rendered generically by the page: a new leg or factor shows up without a front-end change.
           ranks: hit.ranks,
           contributions: hit.contributions,

@@ -72,7 +72,7 @@ describe('mnemo recall (hybrid)', () => {
       /^legs: lexical 2; vector 2 \(hash-v1-256\); words off \(no word-vector table[^)]*\)\); identifier 2/,
     );
     expect(human.stdout).toMatch(
-      /score [01]\.\d+ = relevance [01]\.\d+ × recency 1\.000 × heat \d\.\d+ × trust 1\.00/,
+      /score [01]\.\d+ = fused rank [01]\.\d+ × recency 1\.000 × heat \d\.\d+ × trust 1\.00/,
     );
     expect(human.stdout).toMatch(
       /ranks: lexical #\d, vector #\d, words -, identifier #\d, concept -, rerank -; origin user \(high\)/,

@@ -7,6 +7,7 @@ import type { App } from '../../app/open-app.js';
 import { isStale } from '../../core/anchors/staleness.js';
 import { isMemoryError, MemoryError } from '../../core/errors.js';
 import type { MemoryKind } from '../../core/memory.js';
+import { evidencePath, relevanceFloor } from '../../core/ranking/relevance.js';
 import { demoteStale } from '../../core/ranking/stale-rank.js';
 import { renderMemories } from '../../core/render/render-memories.js';
 import { toRenderItem } from '../../mcp/render-for-model.js';
@@ -141,11 +142,16 @@ export async function recall(
   hits.forEach((hit, i) => {
     const staleness = staleOf(hit);
     const label =
+      `  relevance ${hit.relevance.toFixed(2)}` +
       (hit.quarantined ? '  [pending review]' : '') +
       (isStale(staleness) ? `  [stale: ${staleness?.label ?? 'a cited file changed'}]` : '');
     text += formatMemoryLine(hit.memory, `${i + 1}. `).replace('\n', `${label}\n`);
     if (options.explain === true) text += explainLine(hit, `${i + 1}. `.length);
   });
+  const floor = Math.min(...hits.map((hit) => relevanceFloor(evidencePath(hit.evidence))));
+  if (hits.every((hit) => hit.relevance < floor)) {
+    text += `\nNone of these clears the relevance floor (${floor}): they are only the closest matches, and a session would be given none of them.\n`;
+  }
   await writeOut(ctx.io.stdout, text);
 }
 
@@ -218,6 +224,20 @@ function explainHeader(report: RetrieveReport): string {
   return `legs: ${legs}\n${rerank}; ${report.candidates} candidates fused${report.mmr ? '; MMR on' : ''}\n\n`;
 }
 
+function evidenceText(evidence: RankedHit['evidence']): string {
+  return [
+    `${evidencePath(evidence)} evidence: coverage ${evidence.coverage.toFixed(2)}`,
+    evidence.similarityZ === undefined
+      ? undefined
+      : `similarity z ${evidence.similarityZ.toFixed(2)}`,
+    `lead ${evidence.lead.toFixed(2)}`,
+    `rank ${evidence.rank}`,
+    evidence.concept === true ? 'concept' : undefined,
+  ]
+    .filter((part) => part !== undefined)
+    .join(', ');
+}
+
 function explainLine(hit: RankedHit & { staleFactor: number }, indent: number): string {
   const ranks = (['lexical', 'vector', 'words', 'identifier', 'concept', 'rerank'] as const)
     .map((signal) => `${signal} ${hit.ranks[signal] === undefined ? '-' : `#${hit.ranks[signal]}`}`)
@@ -225,7 +245,8 @@ function explainLine(hit: RankedHit & { staleFactor: number }, indent: number): 
   const f = hit.factors;
   const pad = ' '.repeat(indent + 4);
   return (
-    `${pad}score ${hit.score.toFixed(5)} = relevance ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
+    `${pad}relevance ${hit.relevance.toFixed(3)} (calibrated, ${evidenceText(hit.evidence)})\n` +
+    `${pad}score ${hit.score.toFixed(5)} = fused rank ${hit.fusedScore.toFixed(5)} × recency ${f.recency.toFixed(3)}` +
     ` × heat ${f.heat.toFixed(3)} × trust ${f.trust.toFixed(2)}` +
     `${hit.staleFactor === 1 ? '' : ` × stale ${hit.staleFactor.toFixed(2)}`}\n` +
     `${pad}ranks: ${ranks}; origin ${hit.memory.origin} (${hit.trustBand})` +

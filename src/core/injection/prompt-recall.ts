@@ -1,43 +1,63 @@
 /**
- * What prompt-time recall injects next to a user's prompt: of the retrieval candidates (best first),
- * those that pass the injection gate and clear the calibrated relevance threshold, at most a few. Most
- * prompts get nothing, and that is the point: a proactive injection the prompt did not need costs tokens
- * and attention every turn. Pure: candidates, ledger and prompt arrive as parameters.
+ * What prompt-time recall injects next to a user's prompt, decided by recall's own evidence: each
+ * candidate's calibrated relevance (core/ranking/relevance.ts) puts it in a tier. Confident memories go
+ * in full; borderline ones as an index entry (id, kind, age and the first words) the agent can open with
+ * `get_memory`, since a silent gate costs more than a twenty-token pointer; the rest nothing. Most
+ * prompts still get nothing. Pure: candidates, ledger and prompt arrive as parameters.
  */
 import type { Memory, MemoryId } from '../memory.js';
-import { type InjectionTarget, withheldReasons } from './injectable.js';
 import {
-  PROMPT_RELEVANCE_THRESHOLD,
-  type Relevance,
-  relevanceOf,
-  topicTerms,
-} from './prompt-relevance.js';
+  evidencePath,
+  RELEVANCE_TIERS,
+  type RelevanceEvidence,
+  relevanceTier,
+} from '../ranking/relevance.js';
+import { type InjectionTarget, withheldReasons } from './injectable.js';
+import { topicTerms } from './prompt-relevance.js';
 
-/** At most this many memories per prompt: the best few relevant ones, not everything that matched. */
+/** At most this many memories in full per prompt: the best few, not everything that matched. */
 export const MAX_PROMPT_ITEMS = 3;
 
+/** At most this many index entries per prompt. */
+export const MAX_INDEX_ITEMS = 5;
+
+/** The header flag of an index entry; the frame's title says how to read the rest. */
+export const INDEX_FLAG = 'index';
+
+/** The frame title when it holds index entries. */
+export const INDEX_TITLE =
+  'prompt recall; entries flagged index show their first words only, get_memory with the id gives the full text';
+
+/** Words of a memory an index entry shows. */
+export const INDEX_WORDS = 12;
+
+export interface PromptCandidate {
+  readonly memory: Memory;
+  /** Calibrated relevance in (0, 1). */
+  readonly relevance: number;
+  readonly evidence: RelevanceEvidence;
+}
+
 export interface PromptRecallInput {
-  readonly prompt: string;
   /** Retrieval candidates, best first (retrieve() order: fusion, recency, heat and trust applied). */
-  readonly candidates: readonly Memory[];
+  readonly candidates: readonly PromptCandidate[];
   readonly target: InjectionTarget;
-  /** Defaults to {@link PROMPT_RELEVANCE_THRESHOLD}. */
-  readonly threshold?: number;
-  /** Defaults to {@link MAX_PROMPT_ITEMS}. */
-  readonly maxItems?: number;
+  /** Defaults to {@link RELEVANCE_TIERS}. */
+  readonly tiers?: typeof RELEVANCE_TIERS;
 }
 
 export interface PromptRecallChoice {
   readonly memory: Memory;
-  readonly relevance: Relevance;
+  readonly relevance: number;
+  readonly tier: 'full' | 'index';
 }
 
 export interface PromptRecall {
-  /** What to inject, in candidate order; empty when nothing cleared the threshold. */
+  /** Full entries first, then index entries, each in candidate order; empty when nothing cleared a tier. */
   readonly chosen: readonly PromptRecallChoice[];
   /** The highest relevance among candidates that passed the gate (0 when none did). */
   readonly best: number;
-  /** Candidates the gate refused, by id (for logs; their relevance is never computed). */
+  /** Candidates the gate refused, by id (for logs). */
   readonly withheld: readonly MemoryId[];
 }
 
@@ -47,29 +67,36 @@ export function hasTopic(prompt: string): boolean {
 }
 
 /**
- * Chooses the memories to inject for `prompt`. The gate runs first, so an ineligible memory is never
- * scored; each eligible one must reach the threshold on its own (no "best of a bad lot").
+ * Chooses what to inject. The gate runs first, so an ineligible memory is never placed; each eligible
+ * one is placed by its own relevance (no "best of a bad lot").
  */
 export function selectPromptRecall(input: PromptRecallInput): PromptRecall {
-  const threshold = input.threshold ?? PROMPT_RELEVANCE_THRESHOLD;
-  const maxItems = input.maxItems ?? MAX_PROMPT_ITEMS;
-  const promptTerms = topicTerms(input.prompt);
-  const chosen: PromptRecallChoice[] = [];
+  const tiers = input.tiers ?? RELEVANCE_TIERS;
+  const full: PromptRecallChoice[] = [];
+  const index: PromptRecallChoice[] = [];
   const withheld: MemoryId[] = [];
   const seen = new Set<MemoryId>();
   let best = 0;
-  for (const memory of input.candidates) {
+  for (const { memory, relevance, evidence } of input.candidates) {
     if (seen.has(memory.id)) continue;
     seen.add(memory.id);
     if (withheldReasons(memory, input.target).length > 0) {
       withheld.push(memory.id);
       continue;
     }
-    const relevance = relevanceOf(promptTerms, topicTerms(memory.content));
-    best = Math.max(best, relevance.score);
-    if (relevance.score >= threshold && chosen.length < maxItems) {
-      chosen.push({ memory, relevance });
+    best = Math.max(best, relevance);
+    const tier = relevanceTier(relevance, evidencePath(evidence), tiers);
+    if (tier === 'full' && full.length < MAX_PROMPT_ITEMS) full.push({ memory, relevance, tier });
+    else if (tier !== 'none' && index.length < MAX_INDEX_ITEMS) {
+      index.push({ memory, relevance, tier: 'index' });
     }
   }
-  return { chosen, best, withheld };
+  return { chosen: [...full, ...index], best, withheld };
+}
+
+/** The first words of a memory for its index entry, on one line. */
+export function indexText(content: string, words = INDEX_WORDS): string {
+  const all = content.replace(/\s+/gu, ' ').trim().split(' ');
+  const head = all.slice(0, words).join(' ');
+  return all.length > words ? `${head} …` : head;
 }

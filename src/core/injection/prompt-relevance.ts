@@ -1,22 +1,11 @@
 /**
- * How relevant a memory is to a user's prompt, as a number an injection threshold can be calibrated on.
- * Retrieval ranks are relative (the best of a poor lot still ranks first), so prompt recall needs an
- * absolute measure before it pushes anything into a turn: most prompts ("yes, go ahead", "write a haiku")
- * should inject nothing. Pure and deterministic; reads text only, never origin (that is eligibility's job).
- *
- * The measure is a weighted Ochiai (cosine) coefficient over the two texts' topic terms: words with
- * stop words and prompt filler removed, lightly stemmed, camelCase/snake_case split, plus whole code
- * tokens (paths, dotted and snake_case names) as extra terms, so an exact identifier counts twice.
- * Generic programming words ("test", "error", "file"…) weigh half: they appear in most memories.
+ * The topic terms of a prompt: words with stop words and prompt filler removed, lightly stemmed,
+ * camelCase/snake_case split, plus whole code tokens. Prompt recall asks whether a prompt has any topic
+ * at all before it searches ("yes, go ahead" has none); what is injected is decided by recall's
+ * calibrated relevance (core/ranking/relevance.ts), not by word overlap. Pure and total.
  */
 import { extractCodeTerms, splitIdentifier } from '../text/identifiers.js';
 import { isStopword } from '../text/stopwords.js';
-
-/**
- * The lowest score that injects. Calibrated on test/fixtures/injection/prompt-relevance.json (the `tune`
- * split; numbers in docs/claude-code.md "Prompt recall" and prompt-relevance.calibration.test.ts).
- */
-export const PROMPT_RELEVANCE_THRESHOLD = 0.23;
 
 /** Characters of a text that are read; a prompt's or memory's head says what it is about. */
 export const MAX_RELEVANCE_CHARS = 8_192;
@@ -84,44 +73,4 @@ export function topicTerms(text: string): Map<string, number> {
     if (term.length >= MIN_WORD_LENGTH && !words.has(term)) terms.set(`code:${term}`, 1);
   }
   return terms;
-}
-
-/** The score of one prompt–memory pair, with its working. */
-export interface Relevance {
-  /** Weighted Ochiai coefficient in [0, 1]; 0 when no topic term is shared. */
-  readonly score: number;
-  /** The shared terms, heaviest first (for logs and `--explain`-style views). */
-  readonly shared: readonly string[];
-}
-
-/** `Σ shared weights / √(Σ prompt weights · Σ memory weights)`. */
-export function relevanceOf(
-  prompt: ReadonlyMap<string, number>,
-  memory: ReadonlyMap<string, number>,
-): Relevance {
-  let shared = 0;
-  const terms: [string, number][] = [];
-  for (const [term, weight] of prompt) {
-    if (memory.has(term)) {
-      shared += weight;
-      terms.push([term, weight]);
-    }
-  }
-  if (shared === 0) return { score: 0, shared: [] };
-  const norm = Math.sqrt(total(prompt) * total(memory));
-  return {
-    score: Math.min(1, shared / norm),
-    shared: terms.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([t]) => t),
-  };
-}
-
-/** Convenience: {@link relevanceOf} of two texts. */
-export function promptRelevance(prompt: string, memory: string): Relevance {
-  return relevanceOf(topicTerms(prompt), topicTerms(memory));
-}
-
-function total(terms: ReadonlyMap<string, number>): number {
-  let sum = 0;
-  for (const weight of terms.values()) sum += weight;
-  return sum;
 }

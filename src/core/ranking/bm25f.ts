@@ -114,6 +114,28 @@ function meanLineWeight(params: Bm25fParams): number {
 }
 
 /**
+ * The share of the query's weight that the document's own text holds: Σ idf of the distinct `terms` in
+ * the body over Σ idf of all of them, in [0, 1]. Unlike the BM25F score it does not grow with the corpus
+ * or the query's length, and the context field does not count: a neighbour's words can help find a
+ * memory, never make it look like an answer (core/ranking/relevance.ts reads it as evidence). 0 for a
+ * query without terms.
+ */
+export function bodyCoverage(
+  terms: readonly string[],
+  doc: FieldCounts,
+  stats: LexicalStats,
+): number {
+  let held = 0;
+  let all = 0;
+  for (const term of new Set(terms)) {
+    const weight = idf(stats.docs, stats.docFrequency.get(term) ?? 0);
+    all += weight;
+    if ((doc.body.counts.get(term) ?? 0) > 0) held += weight;
+  }
+  return all > 0 ? held / all : 0;
+}
+
+/**
  * The BM25F score of one document for the distinct `terms` of a query. 0 when no term occurs.
  * Non-finite or negative parameters are a wiring mistake and make every score 0 rather than NaN.
  */

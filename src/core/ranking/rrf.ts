@@ -40,6 +40,8 @@ export interface FusedHit {
   ranks: Readonly<Record<string, number>>;
   /** Each leg's term of `score`, keyed like `ranks`. */
   contributions: Readonly<Record<string, number>>;
+  /** Score fusion only: the fused total (weighted normalised legs plus priors) the order came from. */
+  total?: number;
 }
 
 /**

@@ -140,6 +140,7 @@ export function fuseScores(lists: readonly ScoredList[], options: ScoreFusionOpt
       score: (k + 1) / (k + rank),
       ranks: signalRecord(candidate.ranks),
       contributions: signalRecord(candidate.contributions),
+      total: candidate.total,
     };
   });
 }

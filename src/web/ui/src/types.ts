@@ -51,6 +51,8 @@ export interface SearchHit {
   memory: MemoryRow;
   score: number;
   fusedScore?: number;
+  /** Calibrated relevance in (0, 1) (hybrid search only). */
+  relevance?: number;
   ranks: Record<string, number | undefined>;
   contributions?: Record<string, number>;
   factors?: Record<string, number>;
@@ -69,6 +71,8 @@ export interface SearchResult {
   candidates: number;
   /** How hybrid recall fused its legs; absent for the word index alone. */
   fusion?: 'score' | 'rrf';
+  /** The lowest calibrated relevance a session would be given (hybrid search only). */
+  relevanceFloor?: number;
   rerank?: { ran: boolean; model?: string; skipped?: string; window: number };
   mmr?: boolean;
   hits: SearchHit[];

@@ -73,6 +73,14 @@ function Results({ result }: { result: SearchResult }) {
           </span>
         )}
       </p>
+      {result.relevanceFloor !== undefined &&
+      result.hits.length > 0 &&
+      result.hits.every((hit) => (hit.relevance ?? 0) < result.relevanceFloor!) ? (
+        <p class="hint" role="status">
+          None of these clears the relevance floor ({result.relevanceFloor}): they are only the
+          closest matches, and a session would be given none of them.
+        </p>
+      ) : null}
       <MemoryList
         memories={result.hits.map((hit) => hit.memory)}
         empty={`No memories match "${result.query}".`}
@@ -98,6 +106,12 @@ function Explain({ hit, fusion }: { hit: SearchHit; fusion: SearchResult['fusion
         {hit.stale ? ' · stale' : ''}
       </summary>
       <dl class="explain-grid">
+        {hit.relevance === undefined ? null : (
+          <>
+            <dt>relevance (calibrated)</dt>
+            <dd>{fixed(hit.relevance, 3)}</dd>
+          </>
+        )}
         {hit.fusedScore === undefined ? null : (
           <>
             <dt>{fusion === 'rrf' ? 'fused (RRF)' : 'fused (z-score, by rank)'}</dt>

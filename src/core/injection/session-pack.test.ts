@@ -271,6 +271,17 @@ describe('rankRecent', () => {
     expect(rankRecent([global, cold], NOW_MS).map((m) => m.id)).toEqual([cold.id, global.id]);
   });
 
+  it('keeps preferences in the recent section, ageing slower than decisions', () => {
+    const preference = testMemory({ kind: 'preference', createdAt: daysAgo(40) });
+    const decision = testMemory({ kind: 'decision', createdAt: daysAgo(35) });
+    expect(rankRecent([decision, preference], NOW_MS).map((m) => m.id)).toEqual([
+      preference.id,
+      decision.id,
+    ]);
+    const pack = planSessionPack(input({ recent: [preference] }));
+    expect(ids(pack)).toEqual([preference.id]);
+  });
+
   it('drops kinds outside the recent section', () => {
     expect(
       rankRecent([testMemory({ kind: 'note' }), testMemory({ kind: 'checkpoint' })], NOW_MS),

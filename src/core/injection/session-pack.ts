@@ -1,6 +1,6 @@
 /**
- * What a SessionStart injects: pinned memories first, then the most relevant recent decisions, fixes and
- * errors, then the project's last checkpoint, all through the one injection gate (injectable.ts) and
+ * What a SessionStart injects: pinned memories first, then the most relevant recent decisions,
+ * preferences, fixes and errors, then the project's last checkpoint, all through the one injection gate (injectable.ts) and
  * within a token budget (threat model R9). A stale memory is ranked lower (after the fresh ones of its
  * section) and labelled; one whose every cited file was deleted is withheld with that reason. Pure: the
  * candidates, the ledger, the staleness and the time arrive as parameters; the renderer
@@ -23,9 +23,14 @@ import {
   withheldReasons,
 } from './injectable.js';
 
-/** The kinds of the "recent" section: what a new session most often needs to know was decided or broke. */
+/**
+ * The kinds of the "recent" section: what a new session most often needs to know was decided, is
+ * preferred or broke. Preferences joined when the injection benchmark (bench:inject) found the pack held
+ * none of the 31 preferences of the coding set, so no question about one was ever covered.
+ */
 export const SESSION_RECENT_KINDS = [
   'decision',
+  'preference',
   'fix',
   'error',
 ] as const satisfies readonly MemoryKind[];
@@ -38,6 +43,8 @@ type RecentKind = (typeof SESSION_RECENT_KINDS)[number];
  */
 export const RECENT_HALF_LIFE_DAYS: Readonly<Record<RecentKind, number>> = {
   decision: 30,
+  /** A person's way of working outlasts a decision about the code. */
+  preference: 60,
   fix: 14,
   error: 7,
 };

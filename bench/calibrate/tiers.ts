@@ -94,10 +94,10 @@ export function tierOutcomes(queries: readonly ScoredQuery[], tiers: Tiers): Tie
 }
 
 /** Limits the tiers are chosen to keep on the tuning split. */
-export const TIER_LIMITS = { negativeAny: 0.05, fullPrecision: 0.5 } as const;
+export const TIER_LIMITS = { negativeAny: 0.025, fullPrecision: 0.5 } as const;
 
 /**
- * The index threshold: the lowest on the grid at which at most 5 % of the prompts that need nothing
+ * The index threshold: the lowest on the grid at which at most 2.5 % of the prompts that need nothing
  * inject anything (a silent gate costs more than a one-line pointer, so the only hard limit on index
  * lines is noise in sessions that need none); the full threshold: the lowest at or above it whose
  * full-text injections are needed at least half the time. Both fall back to the grid's top.

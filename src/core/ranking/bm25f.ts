@@ -26,6 +26,13 @@ export interface Bm25fParams {
    * beyond the list weighs `weights.context`.
    */
   contextLines?: readonly number[];
+  /**
+   * Body length in terms up to which the context keeps its weights; a longer body scales them by
+   * `contextReference / length`. A one-line turn needs its neighbours to be found (the question's words
+   * are often in the turn before), a paragraph carries its own words, and there the neighbours' text
+   * only lets a neighbour outrank the memory that holds the answer. Undefined: no scaling.
+   */
+  contextReference?: number;
 }
 
 /**
@@ -151,7 +158,12 @@ export function bm25fScore(
   const avgLength =
     (bodyWeight * stats.fieldTerms.body + meanLineWeight(params) * stats.fieldTerms.context) /
     stats.docs;
-  const lines = doc.context.map((line, k) => ({ line, weight: lineWeight(params, k) }));
+  const reference = params.contextReference;
+  const scale =
+    reference === undefined || !(reference > 0) || doc.body.length <= reference
+      ? 1
+      : reference / doc.body.length;
+  const lines = doc.context.map((line, k) => ({ line, weight: scale * lineWeight(params, k) }));
   let length = bodyWeight * doc.body.length;
   for (const { line, weight } of lines) length += weight * line.length;
   const norm = k1 * (1 - b + (avgLength > 0 ? (b * length) / avgLength : b));

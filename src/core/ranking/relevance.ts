@@ -109,8 +109,8 @@ export function calibratedRelevance(
  * `index` nothing. Chosen by `npm run bench:calibrate` on the tuning split (docs/benchmarks.md).
  */
 export const RELEVANCE_TIERS: Readonly<Record<EvidencePath, { full: number; index: number }>> = {
-  lexical: { full: 0.2, index: 0.125 },
-  dense: { full: 0.225, index: 0.2 },
+  lexical: { full: 0.2, index: 0.15 },
+  dense: { full: 0.25, index: 0.25 },
 };
 
 /** The lowest calibrated relevance `recall` calls relevant (the index tier of the path). */

@@ -74,7 +74,8 @@ function tuningOf(choice: Record<string, string>): RecallTuning {
     else if (key === 'context')
       t.bm25f = { ...t.bm25f, weights: { ...t.bm25f.weights, context: n } };
     else if (key === 'lines') t.bm25f = { ...t.bm25f, contextLines: raw.split('/').map(Number) };
-    else if (key === 'contextRef') t.bm25f = { ...t.bm25f, ...(raw === 'none' ? {} : { contextReference: Number(raw) }) };
+    else if (key === 'contextRef')
+      t.bm25f = { ...t.bm25f, ...(raw === 'none' ? {} : { contextReference: Number(raw) }) };
     else if (key === 'fusion') t.fusion = raw as RecallTuning['fusion'];
     else if (key === 'normalisation') t.normalisation = raw as RecallTuning['normalisation'];
     else if (

@@ -37,6 +37,27 @@ describe('bm25fScore', () => {
     expect(bm25fScore(['deploy'], inContext, s, noContext)).toBe(0);
   });
 
+  it('scales the context of a body longer than contextReference by reference / length, never a short one', () => {
+    const s = stats(50, { deploy: 5 });
+    const params = { k1: 1.2, b: 0, weights: { body: 1, context: 0.5 }, contextReference: 4 };
+    const short = countTerms({ body: ['a', 'b'], context: [['deploy']] });
+    const long = countTerms({
+      body: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+      context: [['deploy']],
+    });
+    const { contextReference: _, ...unscaled } = params;
+    expect(bm25fScore(['deploy'], short, s, params)).toBe(
+      bm25fScore(['deploy'], short, s, unscaled),
+    );
+    // b = 0: the length does not count, so the score is that of tf 0.5 × 4 / 8 = 0.25.
+    const tf = 0.25;
+    expect(bm25fScore(['deploy'], long, s, params)).toBeCloseTo(
+      (idf(50, 5) * tf * 2.2) / (tf + 1.2),
+      12,
+    );
+    expect(RECALL_BM25F.contextReference).toBe(80);
+  });
+
   it('weighs each context line by its neighbour position, and counts the lines in the length', () => {
     const s = stats(50, { deploy: 5 }, 500, 1000);
     const params = {

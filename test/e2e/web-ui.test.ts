@@ -129,7 +129,12 @@ describe('web viewer in Chromium', () => {
     expect(await first.getAttribute('data-id')).toBe(ids['pnpm']);
     expect(await page.locator('.legs').innerText()).toMatch(/lexical \d+.*vector \d+/s);
     await first.locator('details.explain summary').click();
-    expect(await first.locator('.explain-grid').innerText()).toMatch(/× trust/);
+    const why = await first.locator('.explain-grid').innerText();
+    expect(why).toMatch(/× trust/);
+    // The label says the method that ran (score fusion), and the calibrated relevance is shown.
+    expect(why).toContain('fused (z-score, by rank)');
+    expect(why).not.toContain('RRF');
+    expect(why).toMatch(/relevance \(calibrated\)\s+0\.\d{3}/);
     await shot(page, 'search');
 
     // Open it: the origin chain, gate decision and audit trail.

@@ -1,9 +1,9 @@
 /**
  * The evidence calibrated relevance reads (core/ranking/relevance.ts), gathered from one recall's legs
- * and fusion: the word index's body coverage, the dense leg's cosine standardised against the rest of
- * the pool, the fused lead over the best other candidate, and whether the concept leg found it.
+ * and fusion: the word index's body coverage, the vector leg's cosine standardised against the rest of
+ * the pool (only for a sentence model the dense model was fit for), the fused lead over the best other candidate, and whether the concept leg found it.
  */
-import type { RelevanceEvidence } from '../core/ranking/relevance.js';
+import { CALIBRATED_DENSE_MODELS, type RelevanceEvidence } from '../core/ranking/relevance.js';
 import type { FusedHit } from '../core/ranking/rrf.js';
 import type { LegHits } from './legs.js';
 
@@ -14,6 +14,8 @@ export function relevanceEvidence(
   legs: readonly LegHits[],
   exact: ReadonlyMap<string, ReadonlyMap<string, number>>,
   fused: readonly FusedHit[],
+  /** The vector leg's model: its evidence counts only for a model the dense model was fit for. */
+  vectorModel?: string,
 ): Map<string, Omit<RelevanceEvidence, 'rank'>> {
   const byName = new Map(legs.map((leg) => [leg.name, leg]));
   const coverage = new Map<string, number>();
@@ -21,7 +23,10 @@ export function relevanceEvidence(
     coverage.set(hit.id, (hit as { coverage?: number }).coverage ?? 0);
   }
   const concept = new Set((byName.get('concept')?.hits ?? []).map((hit) => hit.id));
-  const dense = byName.get('vector') ?? byName.get('words');
+  const dense =
+    vectorModel !== undefined && CALIBRATED_DENSE_MODELS.includes(vectorModel)
+      ? byName.get('vector')
+      : undefined;
   const similarity = dense === undefined ? undefined : standardised(dense, exact.get(dense.name));
   const totals = fused.map((hit) => hit.total ?? hit.score);
   const best = [...totals].sort((a, b) => b - a);

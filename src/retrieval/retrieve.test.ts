@@ -336,3 +336,17 @@ describe('retrieve: the concept leg', () => {
     expect(report.legs.find((leg) => leg.name === 'concept')).toMatchObject({ ran: false });
   });
 });
+
+describe('retrieve: calibrated relevance', () => {
+  it('reads a hash-vector recall with the lexical model: its cosines were never calibrated', async () => {
+    const ids = await seed();
+    const report = await retrieveDetailed(deps(), { query: 'sqlite locking', scope: here, limit: 5 });
+    const first = report.hits[0]!;
+    expect(first.memory.id).toBe(ids.strong);
+    expect(first.ranks.vector).toBeGreaterThan(0);
+    expect(first.evidence.similarityZ).toBeUndefined();
+    expect(first.evidence).toMatchObject({ rank: 1 });
+    expect(first.evidence.coverage).toBe(1);
+    expect(first.relevance).toBeGreaterThan(report.hits.at(-1)!.relevance);
+  });
+});

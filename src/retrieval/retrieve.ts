@@ -237,7 +237,7 @@ export async function retrieveDetailed(
     }));
     scored = mmrRerank(pool, { limit: request.limit, ...(lambda === undefined ? {} : { lambda }) });
   }
-  const evidence = relevanceEvidence(legs, exact, fused);
+  const evidence = relevanceEvidence(legs, exact, fused, deps.embedder?.model);
   const hits = scored.slice(0, request.limit).map((hit, i) =>
     toRankedHit(hit, byId.get(hit.id)!, {
       coverage: 0,

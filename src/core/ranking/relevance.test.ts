@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  CALIBRATED_DENSE_MODELS,
   calibratedRelevance,
   evidencePath,
   RELEVANCE_MODELS,
@@ -76,5 +77,11 @@ describe('relevanceTier', () => {
       expect(relevanceTier(index, path)).toBe(full > index ? 'index' : 'full');
       expect(relevanceTier(index - 1e-9, path)).toBe('none');
     }
+  });
+});
+
+describe('CALIBRATED_DENSE_MODELS', () => {
+  it('names the engine default the dense model was fit for, and nothing else', () => {
+    expect(CALIBRATED_DENSE_MODELS).toEqual(['use-lite-512']);
   });
 });

@@ -50,6 +50,13 @@ export interface RelevanceModel {
 
 export type EvidencePath = 'lexical' | 'dense';
 
+/**
+ * Sentence models the dense model was fit for. Another model's cosines have another null distribution
+ * and another meaning of a standard deviation, so its hits are read with the lexical model instead of
+ * being read wrongly (`npm run bench:calibrate` fits for the engine's default, USE lite).
+ */
+export const CALIBRATED_DENSE_MODELS: readonly string[] = ['use-lite-512'];
+
 /** Fit by `npm run bench:calibrate` (bench/calibrate/run.ts); see docs/benchmarks.md for the split. */
 export const RELEVANCE_MODELS: Readonly<Record<EvidencePath, RelevanceModel>> = {
   lexical: {

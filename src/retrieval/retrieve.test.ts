@@ -340,7 +340,11 @@ describe('retrieve: the concept leg', () => {
 describe('retrieve: calibrated relevance', () => {
   it('reads a hash-vector recall with the lexical model: its cosines were never calibrated', async () => {
     const ids = await seed();
-    const report = await retrieveDetailed(deps(), { query: 'sqlite locking', scope: here, limit: 5 });
+    const report = await retrieveDetailed(deps(), {
+      query: 'sqlite locking',
+      scope: here,
+      limit: 5,
+    });
     const first = report.hits[0]!;
     expect(first.memory.id).toBe(ids.strong);
     expect(first.ranks.vector).toBeGreaterThan(0);

@@ -2,10 +2,11 @@
  * The injection tiers as prompt recall applies them, over recorded recall results: what each question
  * would receive at given thresholds, and the thresholds chosen on a tuning split. Pure.
  */
+import { MAX_INDEX_ITEMS, MAX_PROMPT_ITEMS } from '../../src/core/injection/prompt-recall.js';
 import type { EvidencePath, RelevanceEvidence } from '../../src/core/ranking/relevance.js';
 
-/** At most this many memories in full, and as index lines, per prompt, as the hook injects them. */
-export const PER_TIER = { full: 3, index: 5 } as const;
+/** At most this many memories in full, and as index lines, per prompt: the hook's own limits. */
+export const PER_TIER = { full: MAX_PROMPT_ITEMS, index: MAX_INDEX_ITEMS } as const;
 
 export interface Query {
   id: string;

@@ -7,37 +7,27 @@
  *
  *   const hits = (await engineRecall(config, request, 300)) ?? (await retrieve({ store, clock }, request));
  *
- * Trust: the engine is found through `home/engine.lock` (inside the private home); a socket outside the
- * home must sit in a directory that only this user can use. Requests carry the per-install token.
+ * Trust: the engine is found and its token read by engine-endpoint.ts; requests carry the token.
  */
-import { lstatSync } from 'node:fs';
-import { dirname } from 'node:path';
-
 import * as v from 'valibot';
 
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log/log.js';
-import { isPidAlive, readPidLock } from '../platform/pid-lock.js';
-import { FOREIGN_ANY_BITS, privacyProblem } from '../platform/private-fs.js';
 import type { RankedHit } from '../retrieval/retrieve.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
 import type { MemoryFilter, Scope } from '../store/store.js';
-import { type EngineLockRecord, parseEngineLock } from './engine-lock.js';
-import { enginePaths } from './engine-paths.js';
+import { findEngine } from './engine-endpoint.js';
 import {
   type CaptureResult,
   captureResultSchema,
-  ENGINE_PROTOCOL_VERSION,
   type EngineInjectArgs,
   type EngineOp,
   injectResultSchema,
-  LineBuffer,
-  MAX_RESPONSE_BYTES,
   recallArgsSchema,
   recallResultSchema,
   responseSchema,
 } from './engine-protocol.js';
-import { readEngineToken } from './engine-token.js';
+import { ENGINE_PROTOCOL_VERSION, exchangeLine } from './engine-wire.js';
 
 /** Optional extras of every client call. */
 export interface EngineClientOptions {
@@ -68,23 +58,6 @@ export interface EngineRecallRequest {
 
 type Home = Pick<Config, 'home'>;
 
-function socketTrusted(home: string, socket: string): boolean {
-  if (socket.startsWith('\\\\.\\pipe\\')) return true;
-  if (dirname(socket) === home) return true;
-  const dir = lstatSync(dirname(socket), { throwIfNoEntry: false });
-  return (
-    dir !== undefined &&
-    privacyProblem(dir, { kind: 'directory', forbiddenBits: FOREIGN_ANY_BITS }) === undefined
-  );
-}
-
-/** The live engine's lock record, or undefined (no lock, dead pid, untrusted socket). */
-function liveEngine(home: string): EngineLockRecord | undefined {
-  const holder = readPidLock(enginePaths(home).lock, parseEngineLock);
-  if (holder === undefined || !isPidAlive(holder.pid)) return undefined;
-  return socketTrusted(home, holder.socket) ? holder : undefined;
-}
-
 let nextRequestId = 1;
 
 /** The outcome of one request: its result, or why not and whether the request left this process. */
@@ -102,19 +75,11 @@ async function call(
     options.log?.debug('engine call fell back', { op, reason });
     return { ok: false, reason, sent };
   };
-  let holder: EngineLockRecord | undefined;
-  let token: string | undefined;
-  try {
-    holder = liveEngine(config.home);
-    token = holder === undefined ? undefined : readEngineToken(enginePaths(config.home).token);
-  } catch (error) {
-    return fail(String(error), false);
-  }
-  if (holder === undefined) return fail('no engine', false);
-  if (token === undefined) return fail('no usable token', false);
+  const engine = findEngine(config.home);
+  if (!engine.found) return fail(engine.reason, false);
   const id = nextRequestId++;
-  const line = `${JSON.stringify({ v: ENGINE_PROTOCOL_VERSION, id, token, op, ...(args === undefined ? {} : { args }) })}\n`;
-  const answer = await exchange(holder.socket, line, timeoutMs);
+  const line = `${JSON.stringify({ v: ENGINE_PROTOCOL_VERSION, id, token: engine.token, op, ...(args === undefined ? {} : { args }) })}\n`;
+  const answer = await exchangeLine(engine.holder.socket, line, timeoutMs);
   if ('failure' in answer) return fail(answer.failure, answer.sent);
   const parsed = v.safeParse(responseSchema, answer.json);
   if (!parsed.success || parsed.output.id !== id) return fail('malformed response', true);
@@ -132,46 +97,6 @@ export async function callEngine(
 ): Promise<unknown> {
   const outcome = await call(config, op, args, timeoutMs, options);
   return outcome.ok ? outcome.result : undefined;
-}
-
-/** Writes `line`, reads one response line; `sent` says whether any of the request was written. */
-async function exchange(
-  path: string,
-  line: string,
-  timeoutMs: number,
-): Promise<{ json: unknown } | { failure: string; sent: boolean }> {
-  // Loaded here, not at the top: a hook that finds no engine never needs the socket module.
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    const lines = new LineBuffer(MAX_RESPONSE_BYTES);
-    let settled = false;
-    let sent = false;
-    const finish = (value: { json: unknown } | string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(typeof value === 'string' ? { failure: value, sent } : value);
-    };
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    socket.once('connect', () => {
-      sent = true;
-      socket.write(line);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      const [first] = lines.push(chunk);
-      if (lines.overflow) return finish('response too large');
-      if (first === undefined) return;
-      try {
-        finish({ json: JSON.parse(first) });
-      } catch {
-        finish('response not JSON');
-      }
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(error.code ?? 'socket error'));
-    socket.once('close', () => finish('closed'));
-  });
 }
 
 /** What {@link handOffCapture} found. */

@@ -8,7 +8,14 @@
 import type { App } from '../app/open-app.js';
 import type { RankedHit } from '../retrieval/retrieve.js';
 import type { EngineRecallRequest } from './engine-call.js';
-import type { EngineInjectArgs, InjectResult } from './engine-protocol.js';
+import type { SpoolEntry } from '../spool/spool-record.js';
+import type {
+  CaptureResult,
+  EngineHookArgs,
+  EngineInjectArgs,
+  HookForwardResult,
+  InjectResult,
+} from './engine-protocol.js';
 
 /** Hybrid recall with the engine's embedder and reranker, as the `recall` op runs it. */
 export type EngineSearch = (request: EngineRecallRequest) => Promise<RankedHit[]>;
@@ -19,3 +26,17 @@ export type EngineInjector = (
   app: App,
   search: EngineSearch,
 ) => Promise<InjectResult>;
+
+/** What a forwarded hook may use of the engine: its hybrid search and its capture hand-off. */
+export interface EngineHookTools {
+  search: EngineSearch;
+  /** Applies a capture (or spools it when the store is busy), as the `capture` op does. */
+  capture: (entry: SpoolEntry) => Promise<CaptureResult>;
+}
+
+/** Answers one forwarded hook (`hook`) with the engine's app, as the hook process would have. */
+export type EngineHookRunner = (
+  args: EngineHookArgs,
+  app: App,
+  tools: EngineHookTools,
+) => Promise<HookForwardResult>;

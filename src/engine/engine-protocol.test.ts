@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { LineBuffer, parseRequest } from './engine-protocol.js';
+import { parseRequest } from './engine-protocol.js';
+import { LineBuffer } from './engine-wire.js';
 
 const TOKEN = 'f'.repeat(64);
 const line = (value: unknown) => JSON.stringify(value);

@@ -22,21 +22,19 @@ import { GATE_REASONS, MEMORY_KINDS, QUARANTINE_STATES, VISIBILITIES } from '../
 import { TRUST_BANDS } from '../core/origin/origin-class.js';
 import { type SpoolEntry, spoolEntrySchema } from '../spool/spool-record.js';
 import { tokensMatch } from './engine-token.js';
+import {
+  ENGINE_PROTOCOL_VERSION,
+  FORWARDED_HOOK_EVENTS,
+  MAX_INJECT_OUTPUT_CHARS,
+  MAX_REQUEST_BYTES,
+  MAX_RESPONSE_BYTES,
+} from './engine-wire.js';
 
-/** The protocol version this build speaks. */
-export const ENGINE_PROTOCOL_VERSION = 1;
-/**
- * Largest request line, newline excluded. A recall query with filters is a few KiB; a handed-off capture
- * carries up to 128k characters of text before redaction, JSON-escaped.
- */
-export const MAX_REQUEST_BYTES = 1024 * 1024;
-/** Largest response line a client reads (1000 hits of 32 KiB memories would not fit; 1000 captures do). */
-export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Longest recall query accepted (the MCP recall tool's own limit is smaller). */
 export const MAX_QUERY_CHARS = 8192;
 
 /** The operations. */
-export const ENGINE_OPS = ['ping', 'recall', 'capture', 'inject', 'drain', 'stop'] as const;
+export const ENGINE_OPS = ['ping', 'recall', 'capture', 'inject', 'hook', 'drain', 'stop'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 
 /** Error codes of the protocol itself; handler failures carry the MemoryError code (e.g. STORE_BUSY). */
@@ -99,8 +97,6 @@ export type EngineRecallArgs = v.InferOutput<typeof recallArgsSchema>;
 
 /** The hooks whose injection the engine can answer (`inject`). */
 export const INJECT_EVENTS = ['session-start', 'user-prompt-submit'] as const;
-/** Longest hook output the engine returns: a pack within MAX_INJECTION_TOKENS, JSON-escaped. */
-export const MAX_INJECT_OUTPUT_CHARS = 256 * 1024;
 
 /**
  * Arguments of `inject`: a session-start or user-prompt-submit payload (re-validated by the engine with
@@ -129,12 +125,46 @@ export const injectResultSchema = v.union([
 /** The engine's answer to `inject`. */
 export type InjectResult = v.InferOutput<typeof injectResultSchema>;
 
+/** Environment variables a forwarded hook sends: mnemo's own, which its config reads. */
+const HOOK_ENV_NAME = /^MNEMO_[A-Z0-9_]{1,64}$/;
+const MAX_HOOK_ENV_ENTRIES = 64;
+
+/**
+ * Arguments of `hook`: a whole hook invocation forwarded by the hook process (hooks/forward-hook.ts):
+ * its event, its stdin as read (parsed, bounded and validated by the engine as the hook would), the
+ * mnemo home it resolved and its `MNEMO_*` environment (the engine loads the hook's config from them and
+ * declines when it names another store), and the time after which the hook no longer waits.
+ */
+export const hookArgsSchema = v.strictObject({
+  event: v.picklist(FORWARDED_HOOK_EVENTS),
+  payload: text(MAX_REQUEST_BYTES),
+  home: text(4096),
+  env: v.pipe(
+    v.record(v.pipe(v.string(), v.regex(HOOK_ENV_NAME)), text(4096)),
+    v.check((env) => Object.keys(env).length <= MAX_HOOK_ENV_ENTRIES, 'too many variables'),
+  ),
+  answerBy: integer(),
+});
+/** The arguments of `hook`. */
+export type EngineHookArgs = v.InferOutput<typeof hookArgsSchema>;
+
+/**
+ * What `hook` answers: the hook's stdout (null: print nothing), `late` (an injection the hook stopped
+ * waiting for: nothing recorded), or `declined` (the engine did nothing, e.g. the hook's config names
+ * another store: the hook runs itself).
+ */
+export type HookForwardResult =
+  | { stdout: string | null }
+  | { late: true }
+  | { declined: 'config' | 'payload_too_large' };
+
 /** A parsed request line, or the error to answer it with (`close`: end the connection after it). */
 export type ParsedRequest =
   | { ok: true; id: string | number; op: 'ping' | 'drain' | 'stop' }
   | { ok: true; id: string | number; op: 'recall'; args: EngineRecallArgs }
   | { ok: true; id: string | number; op: 'capture'; args: SpoolEntry }
   | { ok: true; id: string | number; op: 'inject'; args: EngineInjectArgs }
+  | { ok: true; id: string | number; op: 'hook'; args: EngineHookArgs }
   | {
       ok: false;
       id: string | number | null;
@@ -196,6 +226,15 @@ export function parseRequest(line: string, token: string): ParsedRequest {
       return bad(id, `bad inject arguments: ${v.getDotPath(issue) ?? ''} ${issue.type}`.trim());
     }
     return { ok: true, id, op: 'inject', args: inject.output };
+  }
+  if (op === 'hook') {
+    const hook = v.safeParse(hookArgsSchema, args);
+    // Path and issue type only: a message could echo the payload.
+    if (!hook.success) {
+      const issue = hook.issues[0];
+      return bad(id, `bad hook arguments: ${v.getDotPath(issue) ?? ''} ${issue.type}`.trim());
+    }
+    return { ok: true, id, op: 'hook', args: hook.output };
   }
   if (op !== 'recall') return bad(id, `unknown op ${JSON.stringify(op).slice(0, 40)}`);
   const parsed = v.safeParse(recallArgsSchema, args);
@@ -334,42 +373,3 @@ export const rankedHitSchema = v.object({
 });
 /** What `recall` answers. */
 export const recallResultSchema = v.object({ hits: v.array(rankedHitSchema) });
-
-/**
- * Splits a byte stream into lines, holding at most `maxBytes` of an unfinished line. Once a line is
- * longer, `overflow` is set and the caller must answer TOO_LARGE and drop the connection.
- */
-export class LineBuffer {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  overflow = false;
-
-  constructor(private readonly maxBytes: number) {}
-
-  /** Adds a chunk; returns the complete lines it finished (without the newline). */
-  push(chunk: Buffer): string[] {
-    const lines: string[] = [];
-    let start = 0;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const part = chunk.subarray(start, nl);
-      if (this.pendingBytes + part.length > this.maxBytes) {
-        this.overflow = true;
-        return lines;
-      }
-      lines.push(Buffer.concat([...this.pending, part]).toString('utf8'));
-      this.pending = [];
-      this.pendingBytes = 0;
-      start = nl + 1;
-    }
-    const rest = chunk.subarray(start);
-    if (this.pendingBytes + rest.length > this.maxBytes) {
-      this.overflow = true;
-      return lines;
-    }
-    if (rest.length > 0) {
-      this.pending.push(rest);
-      this.pendingBytes += rest.length;
-    }
-    return lines;
-  }
-}

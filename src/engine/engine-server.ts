@@ -11,14 +11,15 @@ import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
 import {
+  type EngineHookArgs,
   type EngineInjectArgs,
   type EngineRecallArgs,
   errorLine,
-  LineBuffer,
-  MAX_REQUEST_BYTES,
   okLine,
+  type ParsedRequest,
   parseRequest,
 } from './engine-protocol.js';
+import { LineBuffer, MAX_REQUEST_BYTES } from './engine-wire.js';
 
 /** What the server calls for each authenticated request. Results must be JSON-serialisable. */
 function isLate(result: unknown): boolean {
@@ -32,6 +33,8 @@ export interface EngineHandlers {
   capture(entry: SpoolEntry): Promise<unknown>;
   /** Answers a session-start or prompt-recall hook with the engine's store (see run-engine.ts). */
   inject(args: EngineInjectArgs): Promise<unknown>;
+  /** Answers a whole forwarded hook (capture, injection or claim) with the engine's store. */
+  hook(args: EngineHookArgs): Promise<unknown>;
   drain(): Promise<unknown>;
   stop(): Promise<unknown>;
 }
@@ -58,6 +61,31 @@ export const MAX_CONNECTIONS = 64;
 /** A connection silent for this long is dropped. */
 export const CONNECTION_IDLE_MS = 30_000;
 
+type Request = Extract<ParsedRequest, { ok: true }>;
+
+function dispatch(handlers: EngineHandlers, request: Request): Promise<unknown> {
+  switch (request.op) {
+    case 'recall':
+      return handlers.recall(request.args);
+    case 'capture':
+      return handlers.capture(request.args);
+    case 'inject':
+      return handlers.inject(request.args);
+    case 'hook':
+      return handlers.hook(request.args);
+    default:
+      return handlers[request.op]();
+  }
+}
+
+/** The event of a request that injects context (and records it in the ledger), else undefined. */
+function injectingEvent(request: Request): string | undefined {
+  if (request.op === 'inject') return request.args.event;
+  if (request.op !== 'hook') return undefined;
+  const { event } = request.args;
+  return event === 'session-start' || event === 'user-prompt-submit' ? event : undefined;
+}
+
 /** Creates the server (not yet listening). */
 export function createEngineServer(options: EngineServerOptions): EngineServer {
   const sockets = new Set<Socket>();
@@ -82,20 +110,13 @@ export function createEngineServer(options: EngineServerOptions): EngineServer {
     inFlight += 1;
     options.onRequest?.('start');
     try {
-      const result =
-        parsed.op === 'recall'
-          ? await options.handlers.recall(parsed.args)
-          : parsed.op === 'capture'
-            ? await options.handlers.capture(parsed.args)
-            : parsed.op === 'inject'
-              ? await options.handlers.inject(parsed.args)
-              : await options.handlers[parsed.op]();
+      const result = await dispatch(options.handlers, parsed);
       if (!socket.destroyed) socket.write(okLine(parsed.id, result));
-      else if (parsed.op === 'inject' && !isLate(result)) {
+      else if (injectingEvent(parsed) !== undefined && !isLate(result)) {
         // The hook stopped waiting after the ledger row was written (its margin is 100 ms): it reads
         // the store itself, so the row may name memories this session was not shown. Said, not hidden.
         options.log.warn('engine: an injection was recorded but its hook had stopped waiting', {
-          event: parsed.args.event,
+          event: injectingEvent(parsed),
         });
       }
     } catch (error) {

@@ -26,11 +26,12 @@ import type { Reranker } from '../ports/reranker.js';
 import { retrieve } from '../retrieval/retrieve.js';
 import { spoolPaths, spoolUsage } from '../spool/spool-paths.js';
 import { type CaptureHandlerOptions, createCaptureHandler } from './engine-capture.js';
-import type { EngineInjector, EngineSearch } from './engine-inject.js';
+import type { EngineHookRunner, EngineInjector, EngineSearch } from './engine-inject.js';
 import { createEngineJobs } from './engine-jobs.js';
 import { engineHolderGone, type EngineLockRecord, parseEngineLock } from './engine-lock.js';
 import { enginePaths } from './engine-paths.js';
-import { ENGINE_PROTOCOL_VERSION, type EnginePing } from './engine-protocol.js';
+import type { EnginePing } from './engine-protocol.js';
+import { ENGINE_PROTOCOL_VERSION } from './engine-wire.js';
 import { createEngineServer, listenEngine } from './engine-server.js';
 import { ensureEngineToken } from './engine-token.js';
 import { startEngineWeb } from './engine-web.js';
@@ -62,6 +63,12 @@ export interface RunEngineOptions {
   capture?: CaptureHandlerOptions;
   /** Answers session-start and prompt-recall hooks (`mnemo serve` passes the hooks' handler). */
   inject?: EngineInjector;
+  /** Answers whole forwarded hooks (`mnemo serve` passes the hooks' runner). */
+  hook?: EngineHookRunner;
+}
+
+function injectsContext(event: string): boolean {
+  return event === 'session-start' || event === 'user-prompt-submit';
 }
 
 /** Pause between background ticks with nothing pending. */
@@ -200,6 +207,7 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
         },
         request,
       );
+    const capture = createCaptureHandler(opened, options.capture);
     const engine = createEngineServer({
       token,
       log,
@@ -210,7 +218,15 @@ export async function runEngine(options: RunEngineOptions): Promise<EngineRunRes
           recalls += 1;
           return { hits: await search(args) };
         },
-        capture: createCaptureHandler(opened, options.capture),
+        capture,
+        hook: async (args) => {
+          if (options.hook === undefined) {
+            throw new MemoryError('UNSUPPORTED', 'this engine does not answer forwarded hooks');
+          }
+          const answer = await options.hook(args, opened, { search, capture });
+          if ('stdout' in answer && injectsContext(args.event)) injections += 1;
+          return answer;
+        },
         inject: async (args) => {
           const { inject } = options;
           if (inject === undefined) {

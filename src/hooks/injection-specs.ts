@@ -10,13 +10,10 @@
  */
 import { engineInject } from '../engine/engine-call.js';
 import type { EngineInjectArgs } from '../engine/engine-protocol.js';
+import { DIRECT_RESERVE_MS, ENGINE_INJECT_WAIT_MS } from './hook-limits.js';
 import type { Storeless } from './run-hook.js';
 import type { SpoolContext } from './spool-fallback.js';
 
-/** Longest wait for the engine's answer. It answers in milliseconds; a longer wait means it is busy. */
-export const ENGINE_INJECT_WAIT_MS = 600;
-/** Time kept for reading the store directly when the engine gave no answer. */
-export const DIRECT_RESERVE_MS = 600;
 /**
  * The engine gives up (records nothing, answers `late`) this long before the hook stops waiting, so an
  * answer that made it into the ledger reaches the hook in time.
@@ -33,6 +30,7 @@ export async function viaEngine(
   ctx: SpoolContext,
   remainingMs: number,
 ): Promise<Storeless> {
+  if (!ctx.askEngine) return 'open';
   const waitMs = Math.min(ENGINE_INJECT_WAIT_MS, remainingMs - DIRECT_RESERVE_MS);
   if (waitMs < 2 * ANSWER_MARGIN_MS) return 'open';
   const args = {

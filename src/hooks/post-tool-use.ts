@@ -14,17 +14,12 @@ import type { App } from '../app/open-app.js';
 import { planIsInert, planToolResult, shortName } from '../capture/plan-tool-result.js';
 import { handOffCapture } from '../engine/engine-call.js';
 import { appendSpool } from '../spool/append-spool.js';
+import type { SpoolEntry } from '../spool/spool-record.js';
 import { tallySkip } from '../spool/spool-tally.js';
 import { type ToolResultInput, toolResultInput } from './hook-input.js';
+import { ENGINE_HANDOFF_WAIT_MS, HANDOFF_MARGIN_MS } from './hook-limits.js';
 import type { HookResult, HookSpec, Storeless } from './run-hook.js';
 
-/**
- * Longest wait for the engine's answer to a hand-off. Its answer follows one store write (a few ms); a
- * longer wait means a busy store or a wedged engine, and the hook then spools the capture itself.
- */
-export const ENGINE_HANDOFF_WAIT_MS = 1000;
-/** Time kept back after an unanswered hand-off for spooling and exiting before the deadline. */
-const HANDOFF_MARGIN_MS = 200;
 import type { SpoolContext, SpoolOutcome } from './spool-fallback.js';
 
 /**
@@ -58,7 +53,7 @@ export async function toolResultWithoutStore(
     return tallySkip(ctx.config, plan.capture.skip, ctx.log) ? 'handled' : 'open';
   }
   const waitMs = Math.min(ENGINE_HANDOFF_WAIT_MS, remainingMs - HANDOFF_MARGIN_MS);
-  if (waitMs <= 0) return 'open';
+  if (!ctx.askEngine || waitMs <= 0) return 'open';
   const handOff = await handOffCapture(ctx.config, { type: 'tool_result', ...plan }, waitMs, {
     log: ctx.log,
   });
@@ -99,9 +94,14 @@ export function spoolRefusedToolResult(
   raw: Record<string, unknown>,
   ctx: SpoolContext,
 ): SpoolOutcome {
+  return appendSpool(ctx.config, [refusedToolResultEntry(raw)], { log: ctx.log });
+}
+
+/** The capture of a refused tool-result payload: its session, when the raw object names one, is tainted. */
+export function refusedToolResultEntry(raw: Record<string, unknown>): SpoolEntry {
   const id = raw['session_id'];
   const sessionId = typeof id === 'string' && id.length > 0 && id.length <= 256 ? id : null;
-  return appendSpool(ctx.config, [{ type: 'refused_tool_result', sessionId }], { log: ctx.log });
+  return { type: 'refused_tool_result', sessionId };
 }
 
 /** The spec of `post-tool-use` and `post-tool-use-failure` (both accept either event). */

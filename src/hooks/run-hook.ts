@@ -22,8 +22,16 @@ import { resolveMnemoHome } from '../config/home.js';
 import { isMemoryError } from '../core/errors.js';
 import { parseBoundedJson } from '../core/text/bounded-json.js';
 import { createLogger, type Logger } from '../log/log.js';
+import { takeHookHandover } from './hook-handover.js';
 import { describeIssues } from './hook-input.js';
-import { readCapped, readStdinDirect } from './read-capped.js';
+import {
+  HANDOFF_MARGIN_MS,
+  HOOK_DEADLINE_MS,
+  HOOK_MAX_INPUT_BYTES,
+  HOOK_MAX_JSON_DEPTH,
+  hookDeadlineFromEnv,
+} from './hook-limits.js';
+import { type CappedBytes, readCapped, readStdinDirect } from './read-capped.js';
 import {
   deadlineTooClose,
   outOfReach,
@@ -91,14 +99,16 @@ export interface RunHookOptions {
   startEngine?: (config: Config, log: Logger) => Promise<void>;
   maxInputBytes?: number;
   maxDepth?: number;
+  /** The payload, already read (or being read) by the forwarding client; default: read stdin here. */
+  input?: Promise<CappedBytes>;
+  /**
+   * What the forwarding client found (forward-hook.ts): `skip`, the engine must not be asked (none runs,
+   * or it declined this hook); `unanswered`, it was sent this hook and gave no answer, so a capture goes
+   * straight to the spool. Default: the engine is asked as usual.
+   */
+  engine?: 'skip' | 'unanswered';
 }
 
-/** Bytes of stdin kept; a larger payload is cut here, refused as invalid JSON and logged. */
-export const HOOK_MAX_INPUT_BYTES = 8 * 1024 * 1024;
-/** Deepest JSON nesting accepted. Real payloads nest < 10 levels; MCP results a few more. */
-export const HOOK_MAX_JSON_DEPTH = 64;
-/** The hook gives up after this long and exits 0 (Claude Code's own SessionEnd budget is 1.5 s too). */
-export const HOOK_DEADLINE_MS = 1500;
 /**
  * SQLite busy wait inside a hook. better-sqlite3 waits synchronously, so the deadline timer cannot fire
  * during the wait; keeping it below the deadline keeps the deadline honest.
@@ -151,21 +161,24 @@ export function leadingSessionId(bytes: Buffer): string | undefined {
   return /^\s*\{\s*"session_id"\s*:\s*"([A-Za-z0-9_.:-]{1,256})"/.exec(head)?.[1];
 }
 
-/**
- * `MNEMO_HOOK_DEADLINE_MS` (100–60000) replaces the default deadline. For diagnosis on a slow machine and
- * for end-to-end tests, whose outcomes must not depend on how loaded the test host is; the deadline
- * behaviour itself is tested with an injected value.
- */
-function deadlineFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env['MNEMO_HOOK_DEADLINE_MS'];
-  const value = raw === undefined ? Number.NaN : Number(raw);
-  return Number.isInteger(value) && value >= 100 && value <= 60_000 ? value : undefined;
-}
-
 function errorFields(error: unknown): Record<string, unknown> {
   if (isMemoryError(error)) return { code: error.code, error: error.message.slice(0, 500) };
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { code: 'INTERNAL', error: stack.slice(0, 2000) };
+}
+
+/** `options` completed with what the forwarding client of this process handed over, if anything. */
+function withHandover(options: RunHookOptions): RunHookOptions {
+  const handover = takeHookHandover();
+  if (handover === undefined) return options;
+  // Never less than a spool write needs: a capture the engine left unanswered must still be kept.
+  const leftMs = Math.max(HANDOFF_MARGIN_MS, handover.deadlineAt - Date.now());
+  return {
+    ...options,
+    input: options.input ?? handover.input,
+    engine: options.engine ?? handover.engine,
+    deadlineMs: options.deadlineMs ?? leftMs,
+  };
 }
 
 /**
@@ -173,7 +186,11 @@ function errorFields(error: unknown): Record<string, unknown> {
  * it logs what was lost and calls `exit(0)`, because a handler still waiting on I/O would keep the
  * process (and the user's session) waiting.
  */
-export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}): Promise<number> {
+export async function runHook<T>(
+  spec: HookSpec<T>,
+  given: RunHookOptions = {},
+): Promise<number> {
+  const options = withHandover(given);
   const env = options.env ?? process.env;
   const setExitCode =
     options.setExitCode ??
@@ -181,7 +198,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       process.exitCode = code;
     });
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const deadlineMs = options.deadlineMs ?? deadlineFromEnv(env) ?? HOOK_DEADLINE_MS;
+  const deadlineMs = options.deadlineMs ?? hookDeadlineFromEnv(env) ?? HOOK_DEADLINE_MS;
   const now = options.now ?? Date.now;
   const startedAt = now();
   let stage: Stage = 'read';
@@ -233,12 +250,20 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
   const work = async (): Promise<void> => {
     const maxBytes = options.maxInputBytes ?? HOOK_MAX_INPUT_BYTES;
     const input =
-      options.stdin === undefined
-        ? ((await readStdinDirect(maxBytes)) ?? (await readCapped(process.stdin, maxBytes)))
-        : await readCapped(options.stdin, maxBytes);
+      options.input !== undefined
+        ? await options.input
+        : options.stdin === undefined
+          ? ((await readStdinDirect(maxBytes)) ?? (await readCapped(process.stdin, maxBytes)))
+          : await readCapped(options.stdin, maxBytes);
     const resolved = hookLogger(env);
     log = resolved.log;
-    if (resolved.config !== undefined) spoolCtx = { config: resolved.config, log };
+    const askEngine = options.engine === undefined;
+    if (resolved.config !== undefined) spoolCtx = { config: resolved.config, log, askEngine };
+    if (options.engine === 'unanswered') {
+      log.warn('the engine did not answer a forwarded hook; the hook handles it itself', {
+        hook: spec.name,
+      });
+    }
     if (resolved.config === undefined) {
       log.error('hook skipped: the config could not be loaded (run any mnemo command to see why)', {
         hook: spec.name,
@@ -268,6 +293,7 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       // session id is readable, its session is tainted like any other refused tool result.
       const sessionId = leadingSessionId(input.bytes);
       pending = { raw: sessionId === undefined ? {} : { session_id: sessionId } };
+      if (options.engine === 'unanswered' && spoolNow('engine_unanswered')) return;
       stage = 'open';
       let refusedApp: App;
       try {
@@ -300,6 +326,8 @@ export async function runHook<T>(spec: HookSpec<T>, options: RunHookOptions = {}
       if (spec.onRefused === undefined) return;
     }
     pending = valid.success ? { input: valid.output } : { raw: parsed.value };
+    // The engine may have stored it or not: the spool's drain merges a duplicate by content hash.
+    if (options.engine === 'unanswered' && spoolNow('engine_unanswered')) return;
     if (valid.success && spec.withoutStore !== undefined && spoolCtx !== undefined) {
       stage = 'handle';
       const storeless = await spec.withoutStore(

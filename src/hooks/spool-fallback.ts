@@ -14,6 +14,8 @@ import type { AppendOutcome } from '../spool/append-spool.js';
 export interface SpoolContext {
   config: Config;
   log: Logger;
+  /** False when the engine must not be asked (none runs, or it declined or did not answer this hook). */
+  askEngine: boolean;
 }
 
 /** What a spool fallback did: wrote a file, had nothing the store would keep, or was refused. */

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import { engineRecall } from '../../src/engine/engine-call.js';
 import { pingEngine } from '../../src/engine/engine-client.js';
-import { MAX_REQUEST_BYTES } from '../../src/engine/engine-protocol.js';
+import { MAX_REQUEST_BYTES } from '../../src/engine/engine-wire.js';
 import { openRawSqlite } from '../fixtures/sqlite/raw-sqlite.js';
 import { doctorCheck, doctorJson } from '../helpers/doctor-json.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';

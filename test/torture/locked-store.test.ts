@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { HOOK_DEADLINE_MS } from '../../src/hooks/run-hook.js';
+import { HOOK_DEADLINE_MS } from '../../src/hooks/hook-limits.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { holdExclusiveLock } from '../helpers/hold-lock.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';

@@ -111,6 +111,7 @@ async function runForeground(
 ): Promise<void> {
   const { runEngine } = await import('../../engine/run-engine.js');
   const { answerInjection } = await import('../../hooks/engine-injection.js');
+  const { answerForwardedHook } = await import('../../hooks/engine-hook.js');
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGTERM', onSignal);
@@ -122,6 +123,7 @@ async function runForeground(
       idleExitMs,
       signal: controller.signal,
       inject: answerInjection,
+      hook: answerForwardedHook,
       onReady: ({ pid, socket }) =>
         void writeOut(ctx.io.stdout, `mnemo engine running (pid ${pid}, socket ${socket})\n`),
     });

@@ -1,0 +1,31 @@
+/**
+ * What the executable's forwarding client (forward-hook.ts, in cli/bin.ts) hands the hook's full path
+ * in the same process: the stdin it already read, what it learnt of the engine, and the deadline it
+ * started. Kept on `globalThis` under a registered symbol because the full path runs from another
+ * bundled copy of these modules (a hook bundle, or the CLI when no bundle loads).
+ */
+import type { CappedBytes } from './read-capped.js';
+
+export interface HookHandover {
+  input?: Promise<CappedBytes>;
+  /** As RunHookOptions.engine. */
+  engine?: 'skip' | 'unanswered';
+  /** When the hook's deadline passes (ms since the epoch): the forward's time counts against it. */
+  deadlineAt: number;
+}
+
+const KEY = Symbol.for('mnemo.hookHandover');
+type Holder = Record<typeof KEY, HookHandover | undefined>;
+
+/** Leaves `handover` for the full path of this process's hook. */
+export function handOverHook(handover: HookHandover): void {
+  (globalThis as unknown as Holder)[KEY] = handover;
+}
+
+/** The handover left by the forwarding client, once; undefined when the hook was not forwarded. */
+export function takeHookHandover(): HookHandover | undefined {
+  const holder = globalThis as unknown as Holder;
+  const handover = holder[KEY];
+  holder[KEY] = undefined;
+  return handover;
+}

@@ -207,7 +207,7 @@ const bin = await build({
   ...common,
   entryPoints: [`${root}src/cli/bin.ts`],
   outfile: `${root}dist/cli/mnemo.cjs`,
-  plugins: [cliModules, externals(false)],
+  plugins: [cliModules, externals(true)],
 });
 for (const [file, output] of Object.entries({ ...outputs, ...bin.metafile.outputs })) {
   console.log(`bundle ${file.replace(/^.*dist\//, '')}: ${Math.round(output.bytes / 1024)} KiB`);

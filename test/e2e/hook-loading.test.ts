@@ -75,7 +75,8 @@ describe('hook process loading (built binary)', () => {
     );
     expect(loaded()).toContain('node:net');
     expect(loaded()).not.toContain('better-sqlite3');
-    expect(compiledScripts(t)).toEqual(['post-tool-use']);
+    // Forwarded whole by the executable: the hook's bundle was never loaded.
+    expect(compiledScripts(t)).toEqual([]);
     const stored = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
     expect(stored.map((memory) => memory.origin)).toEqual(['local_edit']);
   });
@@ -125,8 +126,8 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).toContain('node:net');
     for (const driver of ['better-sqlite3', 'sqlite-vec', 'pg'])
       expect(loaded()).not.toContain(driver);
-    // Neither hook compiled its direct path: no chunk at all.
-    expect(compiledScripts(t)).toEqual(['session-start', 'user-prompt-submit']);
+    // Both forwarded whole by the executable: neither bundle nor any chunk was loaded.
+    expect(compiledScripts(t)).toEqual([]);
     const ping = await pingEngine({ home: t.home }, 5000);
     expect(ping?.injections).toBe(2);
   });

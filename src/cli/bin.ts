@@ -11,9 +11,9 @@
  */
 import { fileURLToPath } from 'node:url';
 
+import { forwardHook, isForwardedHook } from '../hooks/forward-hook.js';
 import { handOverHook } from '../hooks/hook-handover.js';
 import { HOOK_DEADLINE_MS, hookDeadlineFromEnv } from '../hooks/hook-limits.js';
-import { forwardHook, isForwardedHook } from '../hooks/forward-hook.js';
 import { runHookBundle } from './hook-bundle-loader.js';
 
 /** Forwards the hook to the engine; true when it answered and its output is printed. */

@@ -18,7 +18,7 @@ import { readEngineToken } from './engine-token.js';
 /** Where to send requests, and the token they carry; or why there is nowhere to send them. */
 export type EngineEndpoint =
   | { found: true; holder: EngineLockRecord; token: string }
-  | { found: false; reason: 'no engine' | 'no usable token' | string };
+  | { found: false; reason: string };
 
 function socketTrusted(home: string, socket: string): boolean {
   if (socket.startsWith('\\\\.\\pipe\\')) return true;

@@ -7,8 +7,8 @@
  */
 import type { App } from '../app/open-app.js';
 import type { RankedHit } from '../retrieval/retrieve.js';
-import type { EngineRecallRequest } from './engine-call.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
+import type { EngineRecallRequest } from './engine-call.js';
 import type {
   CaptureResult,
   EngineHookArgs,

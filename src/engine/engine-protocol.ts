@@ -9,7 +9,7 @@
  * Every request carries the per-install token; the token is checked before the version, the op or the
  * arguments are looked at, and a wrong one ends the connection. Lines are bounded: a request over
  * {@link MAX_REQUEST_BYTES} is refused with TOO_LARGE and the connection closed; a client stops reading
- * a response over {@link MAX_RESPONSE_BYTES}. A new version adds ops or fields; `v` changes only when
+ * a response over MAX_RESPONSE_BYTES (engine-wire.ts). A new version adds ops or fields; `v` changes only when
  * an existing op changes meaning, and the engine answers an unknown `v` with UNSUPPORTED_VERSION.
  *
  * Schemas use valibot: hooks are clients, and every hook process pays for what it loads.
@@ -27,7 +27,6 @@ import {
   FORWARDED_HOOK_EVENTS,
   MAX_INJECT_OUTPUT_CHARS,
   MAX_REQUEST_BYTES,
-  MAX_RESPONSE_BYTES,
 } from './engine-wire.js';
 
 /** Longest recall query accepted (the MCP recall tool's own limit is smaller). */

@@ -31,10 +31,10 @@ import { createEngineJobs } from './engine-jobs.js';
 import { engineHolderGone, type EngineLockRecord, parseEngineLock } from './engine-lock.js';
 import { enginePaths } from './engine-paths.js';
 import type { EnginePing } from './engine-protocol.js';
-import { ENGINE_PROTOCOL_VERSION } from './engine-wire.js';
 import { createEngineServer, listenEngine } from './engine-server.js';
 import { ensureEngineToken } from './engine-token.js';
 import { startEngineWeb } from './engine-web.js';
+import { ENGINE_PROTOCOL_VERSION } from './engine-wire.js';
 
 /** Why a run ended. */
 export type EngineStopReason = 'signal' | 'idle' | 'stop_request' | 'lost_lock';

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { MAX_INJECT_OUTPUT_CHARS } from '../engine/engine-wire.js';
 import {
   errorReply,
   FAKE_ENGINE_TOKEN,
@@ -19,6 +18,7 @@ import {
   startFakeEngine,
 } from '../../test/helpers/fake-engine.js';
 import { useTempDirs } from '../../test/helpers/temp-dir.js';
+import { MAX_INJECT_OUTPUT_CHARS } from '../engine/engine-wire.js';
 import { forwardHook, type ForwardOutcome } from './forward-hook.js';
 import type { CappedBytes } from './read-capped.js';
 

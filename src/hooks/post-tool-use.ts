@@ -19,7 +19,6 @@ import { tallySkip } from '../spool/spool-tally.js';
 import { type ToolResultInput, toolResultInput } from './hook-input.js';
 import { ENGINE_HANDOFF_WAIT_MS, HANDOFF_MARGIN_MS } from './hook-limits.js';
 import type { HookResult, HookSpec, Storeless } from './run-hook.js';
-
 import type { SpoolContext, SpoolOutcome } from './spool-fallback.js';
 
 /**

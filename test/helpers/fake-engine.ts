@@ -14,8 +14,9 @@ import { newLockRecord } from '../../src/platform/pid-lock.js';
 
 export const FAKE_ENGINE_TOKEN = 'ab'.repeat(32);
 
-/** What the fake engine does with one request: a line to send back, or `close` to drop the connection. */
-export type FakeAnswer = string | 'close' | 'hang';
+/** What the fake engine does with one request: a line to send back, `close` (drop the connection) or
+ * `hang` (never answer). */
+export type FakeAnswer = string;
 
 export interface FakeEngine {
   /** Every request line received, parsed. */

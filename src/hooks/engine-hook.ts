@@ -71,7 +71,9 @@ export async function answerForwardedHook(
     if (isToolResult(hook) && parsed.reason !== 'empty') {
       // Fail closed on what we could not parse: the session of a readable leading id is tainted.
       const sessionId = leadingSessionId(Buffer.from(args.payload.slice(0, 1024), 'utf8'));
-      await tools.capture(refusedToolResultEntry(sessionId === undefined ? {} : { session_id: sessionId }));
+      await tools.capture(
+        refusedToolResultEntry(sessionId === undefined ? {} : { session_id: sessionId }),
+      );
     }
     return { stdout: null };
   }

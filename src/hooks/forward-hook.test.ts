@@ -139,7 +139,11 @@ describe('forwardHook', () => {
   it('reports a declined hook and an error raised before any work as not sent', async () => {
     const declined = await engineAnswering((r) => okReply(r['id'], { declined: 'config' }));
     const d = (await forward(declined.home)).outcome;
-    expect(d).toMatchObject({ status: 'not_sent', reason: 'declined: config', engineUsable: false });
+    expect(d).toMatchObject({
+      status: 'not_sent',
+      reason: 'declined: config',
+      engineUsable: false,
+    });
     expect(await handedOn(d)).toBe(PAYLOAD);
     for (const code of ['UNAUTHORIZED', 'UNSUPPORTED', 'TOO_LARGE', 'BAD_REQUEST']) {
       const rejected = await engineAnswering((r) => errorReply(r['id'], code));

@@ -174,7 +174,8 @@ export async function forwardHook(
       answerBy: Date.now() + waitMs - ANSWER_MARGIN_MS,
     },
   })}\n`;
-  if (Buffer.byteLength(line) > MAX_REQUEST_BYTES) return unsuitable('payload too large for a request');
+  if (Buffer.byteLength(line) > MAX_REQUEST_BYTES)
+    return unsuitable('payload too large for a request');
   const answer = await exchangeLine(engine.holder.socket, line, waitMs);
   if ('failure' in answer) {
     return answer.sent

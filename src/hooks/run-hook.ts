@@ -186,10 +186,7 @@ function withHandover(options: RunHookOptions): RunHookOptions {
  * it logs what was lost and calls `exit(0)`, because a handler still waiting on I/O would keep the
  * process (and the user's session) waiting.
  */
-export async function runHook<T>(
-  spec: HookSpec<T>,
-  given: RunHookOptions = {},
-): Promise<number> {
+export async function runHook<T>(spec: HookSpec<T>, given: RunHookOptions = {}): Promise<number> {
   const options = withHandover(given);
   const env = options.env ?? process.env;
   const setExitCode =

@@ -120,7 +120,9 @@ describe('capture hand-off to the engine (built binary)', () => {
     // The engine had committed the write; the hook, left without an answer, spooled it too.
     expect(await rows(t)).toHaveLength(1);
     expect(spooled(t)).toHaveLength(1);
-    expect(logText(t)).toContain('the engine did not answer a forwarded hook; the hook handles it itself');
+    expect(logText(t)).toContain(
+      'the engine did not answer a forwarded hook; the hook handles it itself',
+    );
     await drainOnce(t);
     const stored = await rows(t);
     expect(stored).toHaveLength(1);

@@ -82,7 +82,12 @@ const PROMPT = 'GET /orders returns 500 after the migration: was the orders inde
 async function rememberDecision(t: TestHome): Promise<void> {
   mkdirSync(join(t.project, '.git'), { recursive: true });
   await withStore(t.home, (app) =>
-    app.store.remember({ content: DECISION, projectKey: t.project, kind: 'decision', origin: 'user' }),
+    app.store.remember({
+      content: DECISION,
+      projectKey: t.project,
+      kind: 'decision',
+      origin: 'user',
+    }),
   );
 }
 
@@ -90,7 +95,11 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
   it('stores a forwarded Edit once as a local edit without loading the hook bundle', async () => {
     const t = hashHome();
     await engines.start(t, ['--idle-exit', '0']);
-    await expectQuietHook(t, 'post-tool-use', hookFixture('post-tool-use-edit', { cwd: t.project }));
+    await expectQuietHook(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
     const stored = await rows(t);
     expect(stored.map((m) => [m.origin, m.kind, m.quarantine])).toEqual([
       ['local_edit', 'capture', 'none'],
@@ -156,7 +165,11 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
     // The hook's store is a PostgreSQL server that is not there: it spools, and the engine's store,
     // which is not the hook's, receives nothing.
     Object.assign(t.env, { MNEMO_DATABASE_URL: 'postgres://127.0.0.1:9/none' });
-    await expectQuietHook(t, 'post-tool-use', hookFixture('post-tool-use-edit', { cwd: t.project }));
+    await expectQuietHook(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
     delete t.env['MNEMO_DATABASE_URL'];
     expect(await rows(t)).toEqual([]);
     expect(spoolText(t)).toContain('src/checkout/cart.ts');
@@ -166,7 +179,11 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
     const t = hashHome();
     await engines.start(t, ['--idle-exit', '0']);
     Object.assign(t.env, { MNEMO_HOOK_FORWARD: '0' });
-    await expectQuietHook(t, 'post-tool-use', hookFixture('post-tool-use-edit', { cwd: t.project }));
+    await expectQuietHook(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
     expect(compiledScripts(t)).toEqual(['post-tool-use.v8cache']);
     expect((await rows(t)).map((m) => m.origin)).toEqual(['local_edit']);
     expect(await counters(t)).toMatchObject({ 'capture.handed_off': 1 });
@@ -183,7 +200,11 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
   it('spools a capture the engine answered with garbage: exit 0, nothing printed, nothing lost', async () => {
     const t = hashHome();
     const fake = await garbageEngine(t);
-    await expectQuietHook(t, 'post-tool-use', hookFixture('post-tool-use-edit', { cwd: t.project }));
+    await expectQuietHook(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-edit', { cwd: t.project }),
+    );
     expect(fake.requests.map((r) => r['op'])).toEqual(['hook']);
     expect(spooled(t)).toHaveLength(1);
     expect(spoolText(t)).toContain('src/checkout/cart.ts');
@@ -225,7 +246,9 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
 
   it('prints exactly what a well-formed answer holds', async () => {
     const t = hashHome();
-    const fake = await startFakeEngine(t.home, (r) => okReply(r['id'], { stdout: 'from engine\n' }));
+    const fake = await startFakeEngine(t.home, (r) =>
+      okReply(r['id'], { stdout: 'from engine\n' }),
+    );
     fakes.push(fake);
     const result = await runHookBin(
       t,

@@ -31,7 +31,12 @@ export function okReply(id: unknown, result: unknown): string {
 
 /** A well-formed error reply. */
 export function errorReply(id: unknown, code: string): string {
-  return JSON.stringify({ v: ENGINE_PROTOCOL_VERSION, id, ok: false, error: { code, message: code } });
+  return JSON.stringify({
+    v: ENGINE_PROTOCOL_VERSION,
+    id,
+    ok: false,
+    error: { code, message: code },
+  });
 }
 
 export async function startFakeEngine(

@@ -23,7 +23,15 @@
  * schema version) and, with the engine up, its own engine: a before/after comparison under the same load.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,6 +76,10 @@ interface Step {
   input?: (run: number) => string;
   /** The home this step runs against (default: the configuration's). */
   home?: string;
+  /** Variables this step sets over the configuration's. */
+  env?: Record<string, string>;
+  /** Runs before each sample, untimed. */
+  prepare?: () => void;
 }
 
 interface Row {
@@ -149,11 +161,41 @@ function hookSteps(project: string, bin: string, label: string, home?: string): 
   ];
 }
 
-function steps(project: string, beforeHome: string): Step[] {
+/**
+ * The Edit capture of a user with the default `engine.autoStart` on and no engine running: the hook
+ * spools it for the engine it starts (hooks/post-tool-use.ts). Sampled without the engine start itself
+ * (a fresh start claim makes each hook skip it; a real session pays it once, then its hooks are
+ * forwarded) and with the spool emptied before each sample, as the started engine drains it.
+ */
+function spooledEditStep(project: string, home: string): Step {
+  const [, , edit] = hookSteps(project, BIN, '');
+  if (edit === undefined) throw new Error('no Edit step');
+  let sampled = false;
+  return {
+    ...edit,
+    name: 'hook post-tool-use (Edit, autostart on: spooled)',
+    env: { MNEMO_ENGINE_AUTOSTART: '1' },
+    home,
+    prepare: () => {
+      // Each sample must have spooled its capture, or this row would time another path.
+      const spool = join(home, 'spool');
+      const spooled = existsSync(spool)
+        ? readdirSync(spool).filter((f) => f.endsWith('.jsonl'))
+        : [];
+      if (sampled && spooled.length !== 1) throw new Error('the autostart Edit did not spool');
+      sampled = true;
+      rmSync(spool, { recursive: true, force: true });
+      writeFileSync(join(home, 'engine.starting'), `${process.pid}\n`);
+    },
+  };
+}
+
+function steps(project: string, home: string, beforeHome: string, engine: 'down' | 'up'): Step[] {
   return [
     { name: 'node -e "" (baseline)', argv: ['-e', ''] },
     { name: 'mnemo --version (CLI start-up)', argv: [BIN, '--version'] },
     ...hookSteps(project, BIN, ''),
+    ...(engine === 'down' ? [spooledEditStep(project, home)] : []),
     ...(BEFORE_BIN === undefined ? [] : hookSteps(project, BEFORE_BIN, 'before: ', beforeHome)),
   ];
 }
@@ -167,10 +209,12 @@ function time(
   run: number,
 ): { wall: number; cpu: number } {
   const input = step.input?.(run) ?? '';
+  step.prepare?.();
   const cpuFile = join(cwd, '.bench-cpu');
   const withCpu = {
     ...env,
     ...(step.home === undefined ? {} : { MNEMO_HOME: step.home }),
+    ...step.env,
     NODE_OPTIONS: `--require ${CPU_REPORT}`,
     MNEMO_BENCH_CPU_FILE: cpuFile,
   };
@@ -325,9 +369,11 @@ try {
       process.stderr.write(`seeding ${count} memories for the "before" checkout...\n`);
       await seed(beforeHome, project, count, await beforeOpener(args.before));
     }
-    const all = steps(project, beforeHome);
     process.stderr.write(`measuring ${count} memories, engine down...\n`);
-    results.push({ memories: count, engine: 'down', rows: measure(env, project, all) });
+    const down = steps(project, home, beforeHome, 'down');
+    results.push({ memories: count, engine: 'down', rows: measure(env, project, down) });
+    rmSync(join(home, 'engine.starting'), { force: true });
+    const all = steps(project, home, beforeHome, 'up');
     const engines = [{ home, child: await startEngine(env, home) }];
     try {
       if (BEFORE_BIN !== undefined) {

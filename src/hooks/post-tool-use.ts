@@ -14,6 +14,7 @@ import type { App } from '../app/open-app.js';
 import { planIsInert, planToolResult, shortName } from '../capture/plan-tool-result.js';
 import { handOffCapture } from '../engine/engine-call.js';
 import { appendSpool } from '../spool/append-spool.js';
+import { oldestWaitingMs, spoolPaths } from '../spool/spool-paths.js';
 import type { SpoolEntry } from '../spool/spool-record.js';
 import { tallySkip } from '../spool/spool-tally.js';
 import { type ToolResultInput, toolResultInput } from './hook-input.js';
@@ -37,9 +38,32 @@ async function taintRefused(raw: Record<string, unknown>, app: App): Promise<voi
 }
 
 /**
+ * A spool that has waited this long is not being drained (the engine does not start, or fails): captures
+ * are then written directly rather than queued behind it.
+ */
+export const SPOOL_UNDRAINED_MS = 30_000;
+
+/**
+ * True when an engine will be started for this capture and the spool is being drained: the capture is
+ * then spooled (durable, redacted, no store opened) and the engine this hook starts stores it.
+ */
+function engineWillDrain(ctx: SpoolContext): boolean {
+  if (!ctx.config.engine.autoStart) return false;
+  try {
+    const waited = oldestWaitingMs(spoolPaths(ctx.config.home));
+    return waited === undefined || waited < SPOOL_UNDRAINED_MS;
+  } catch (error) {
+    ctx.log.debug('spool unreadable; writing the capture directly', { error: String(error) });
+    return false;
+  }
+}
+
+/**
  * A tool result without opening the store: a plan with nothing for the store but a skip counter is
- * tallied (spool/spool-tally.ts); any other plan is handed to a running engine. `open` when no engine
- * runs (nothing was sent: this process writes as usual), `spool` when the engine did not answer.
+ * tallied (spool/spool-tally.ts); any other plan is handed to a running engine. With none running,
+ * `spool_for_engine` when one will be started to drain it ({@link engineWillDrain}: capture costs a
+ * spool append instead of opening the store), else `open` (this process writes as usual); `spool` when
+ * the engine did not answer.
  */
 export async function toolResultWithoutStore(
   input: ToolResultInput,
@@ -52,11 +76,12 @@ export async function toolResultWithoutStore(
     return tallySkip(ctx.config, plan.capture.skip, ctx.log) ? 'handled' : 'open';
   }
   const waitMs = Math.min(ENGINE_HANDOFF_WAIT_MS, remainingMs - HANDOFF_MARGIN_MS);
+  if (!ctx.askEngine && engineWillDrain(ctx)) return 'spool_for_engine';
   if (!ctx.askEngine || waitMs <= 0) return 'open';
   const handOff = await handOffCapture(ctx.config, { type: 'tool_result', ...plan }, waitMs, {
     log: ctx.log,
   });
-  if (handOff.status === 'unreachable') return 'open';
+  if (handOff.status === 'unreachable') return engineWillDrain(ctx) ? 'spool_for_engine' : 'open';
   if (handOff.status === 'unanswered') {
     ctx.log.warn('engine did not answer a capture hand-off; spooling it', {
       tool: shortName(plan.toolName),

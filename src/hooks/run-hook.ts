@@ -69,14 +69,20 @@ export interface HookSpec<T> {
    * Tried with a valid input before the store is opened, with the config and log only and the time left
    * before the deadline: `handled` when the event needed no store here (the engine took it, or it asks for
    * no more than a tally), `{ stdout }` when the engine answered it with this output, `spool` when a
-   * hand-off to the engine went unanswered (the input goes to the spool), `open` to open the app and call
+   * hand-off to the engine went unanswered (the input goes to the spool), `spool_for_engine` when no engine
+   * runs and the one this hook starts will drain the spool (the input goes there), `open` to open the app and call
    * `handle` as usual.
    */
   readonly withoutStore?: (input: T, ctx: SpoolContext, remainingMs: number) => Promise<Storeless>;
 }
 
 /** What {@link HookSpec.withoutStore} did; `{ stdout }`: handled, and this is the hook's output. */
-export type Storeless = 'handled' | 'spool' | 'open' | { readonly stdout: string };
+export type Storeless =
+  | 'handled'
+  | 'spool'
+  | 'spool_for_engine'
+  | 'open'
+  | { readonly stdout: string };
 
 /** The process seams, each with a production default. */
 export interface RunHookOptions {
@@ -336,6 +342,10 @@ export async function runHook<T>(spec: HookSpec<T>, given: RunHookOptions = {}):
       if (typeof storeless === 'object') {
         stage = 'write';
         if (storeless.stdout.length > 0) (options.stdout ?? process.stdout).write(storeless.stdout);
+        return;
+      }
+      if (storeless === 'spool_for_engine' && spoolNow('engine_down')) {
+        await startEngine(resolved.config, log);
         return;
       }
       if (storeless === 'spool' && spoolNow('engine_unanswered')) {

@@ -27,7 +27,8 @@ export type SpoolTrigger =
   | 'store_unavailable'
   | 'deadline_near'
   | 'deadline'
-  | 'engine_unanswered';
+  | 'engine_unanswered'
+  | 'engine_down';
 
 /** Time kept back for spooling and exiting once a write is abandoned. */
 const SPOOL_MARGIN_MS = 100;

@@ -61,3 +61,22 @@ export function spoolUsage(paths: SpoolPaths): { files: number; bytes: number } 
   }
   return { files, bytes };
 }
+
+/**
+ * How long the oldest file still waiting in the spool (claimed ones included) has waited, from its
+ * modification time; undefined when none waits.
+ */
+export function oldestWaitingMs(paths: SpoolPaths, now = Date.now()): number | undefined {
+  let oldest: number | undefined;
+  for (const dir of [paths.dir, paths.draining]) {
+    const first = listSpoolFiles(dir)[0];
+    if (first === undefined) continue;
+    try {
+      const at = statSync(join(dir, first)).mtimeMs;
+      oldest = oldest === undefined ? at : Math.min(oldest, at);
+    } catch {
+      // Claimed or drained between the listing and the stat: no longer waiting.
+    }
+  }
+  return oldest === undefined ? undefined : Math.max(0, now - oldest);
+}

@@ -3,13 +3,15 @@
  * SQLite file. Sixteen hooks of one burst find no engine at once and start exactly one between them,
  * detached; with `MNEMO_ENGINE_AUTOSTART=0` none is started. Every capture of the burst is kept.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { QUARANTINE_STATES } from '../../src/core/memory.js';
 import { pingEngine, requestEngineDrain } from '../../src/engine/engine-client.js';
+import { SPOOL_UNDRAINED_MS } from '../../src/hooks/post-tool-use.js';
+import { listSpoolFiles } from '../../src/spool/spool-paths.js';
 import { useEngines, waitFor } from '../helpers/engine-process.js';
 import { hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
@@ -79,5 +81,40 @@ describe('engine autostart from hooks (built binary)', () => {
     expect(logLines(t, 'engine started')).toBe(0);
     expect(existsSync(join(t.home, 'engine.starting'))).toBe(false);
     expect(existsSync(join(t.home, 'engine.lock'))).toBe(false);
+  });
+
+  it('spools a capture that finds the engine down, and the engine it starts stores it', async () => {
+    const t = home('1');
+    await runHookBin(t, 'post-tool-use', edit(t, 1)).then((r) =>
+      expect([r.code, r.stdout]).toEqual([0, '']),
+    );
+    // The hook opened no store: the capture waits in the spool for the engine it started.
+    expect(logLines(t, '"trigger":"engine_down"')).toBe(1);
+    expect(logLines(t, 'engine started in the background')).toBe(1);
+    const stored = await waitFor('the started engine to drain the capture', async () => {
+      const rows = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(stored.map((m) => [m.origin, m.content.includes('module-1.ts')])).toEqual([
+      ['local_edit', true],
+    ]);
+    expect(listSpoolFiles(join(t.home, 'spool'))).toEqual([]);
+  });
+
+  it('writes directly instead when the spool has waited undrained for too long', async () => {
+    const t = home('1');
+    // A spooled capture nobody drained: the engine was claimed as starting (so none starts) and
+    // the file is older than the undrained limit.
+    mkdirSync(t.home, { recursive: true, mode: 0o700 });
+    writeFileSync(join(t.home, 'engine.starting'), String(Date.now()));
+    await runHookBin(t, 'post-tool-use', edit(t, 1));
+    const [waiting] = listSpoolFiles(join(t.home, 'spool'));
+    expect(waiting).toBeDefined();
+    const past = new Date(Date.now() - SPOOL_UNDRAINED_MS - 5000);
+    utimesSync(join(t.home, 'spool', waiting ?? ''), past, past);
+    await runHookBin(t, 'post-tool-use', edit(t, 2));
+    const rows = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
+    expect(rows.map((m) => m.content.includes('module-2.ts'))).toEqual([true]);
+    expect(listSpoolFiles(join(t.home, 'spool'))).toEqual([waiting]);
   });
 });

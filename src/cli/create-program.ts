@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import { Command, Option } from 'commander';
 
+import { CLIENT_IDS } from '../core/install/clients.js';
 import { MEMORY_KINDS } from '../core/memory.js';
 import { registerAnchorCommands } from './anchor-commands.js';
 import type { CliContext } from './cli-context.js';
@@ -320,13 +321,14 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .description(
       'Claude Code hook entry point (session-start, post-tool-use, post-tool-use-failure, ' +
         'pre-tool-use, user-prompt-submit, pre-compact, session-end): reads the event JSON on stdin, ' +
-        'always exits 0',
+        'always exits 0. With --client cursor|gemini, the event is that client’s own event name',
     )
-    .argument('<event>', 'the hook event, kebab-case')
-    .action((event: string, options: object) =>
+    .option('--client <client>', 'the client whose hook payload this is (cursor, gemini)')
+    .argument('<event>', 'the hook event, kebab-case (or the client’s event name)')
+    .action((event: string, options: { client?: string }) =>
       on('hook', [event], options, async (ctx) => {
         const { hook } = await import('./commands/hook.js');
-        await hook(ctx, event);
+        await hook(ctx, event, options.client);
       }),
     );
 
@@ -336,15 +338,24 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     new Option('-s, --scope <scope>', 'user (every project, private) or project (this repository)')
       .choices(['user', 'project'])
       .default('user');
+  const clientOption = () =>
+    new Option('--client <client>', 'the client to register with (default claude-code)')
+      .choices([...CLIENT_IDS])
+      .default('claude-code');
 
   program
     .command('install')
     .description(
-      'register the hooks and the MCP server with Claude Code (idempotent; backs up and prints a diff)',
+      'register the hooks and the MCP server with Claude Code or another client (idempotent; backs up ' +
+        'and prints a diff)',
     )
+    .addOption(clientOption())
     .addOption(scopeOption())
     .option('--dry-run', 'print the diff and write nothing')
-    .option('--command <cmd>', 'how Claude Code should start mnemo (default: this node and binary)')
+    .option(
+      '--command <cmd>',
+      'how the client should start mnemo (default: the launcher $MNEMO_HOME/bin/mnemo)',
+    )
     .action((options: InstallCliOptions & { command?: string }) =>
       on('install', [], options, async (ctx) => {
         const { install } = await import('./commands/install.js');
@@ -357,6 +368,7 @@ export function createProgram(dispatch: Dispatch, output?: ProgramOutput): Comma
     .description(
       'remove what `mnemo install` registered; untouched files are restored byte for byte',
     )
+    .addOption(clientOption())
     .addOption(scopeOption())
     .option('--dry-run', 'print the diff and write nothing')
     .action((options: InstallCliOptions) =>

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 import { MemoryError } from '../core/errors.js';
+import { CLIENT_IDS } from '../core/install/clients.js';
 import { readBytes, removeFile, writeAtomic } from './file-ops.js';
+import { FILE_ROLES } from './install-targets.js';
 import type { EntryRecord } from './settings-edit.js';
 
 const entryRecord = z.union([
@@ -24,12 +26,16 @@ const entryRecord = z.union([
     name: z.string(),
     value: z.unknown(),
     previous: z.unknown().optional(),
+    container: z.string().optional(),
   }),
+  z.object({ kind: z.literal('toml'), table: z.string(), text: z.string() }),
 ]);
 
 const fileRecord = z.object({
-  /** `settings` (hooks) or `mcp` (mcpServers). */
-  role: z.enum(['settings', 'mcp']),
+  /** What the file is to its client (install-targets.ts `FileRole`). */
+  role: z.enum(FILE_ROLES),
+  /** The client it belongs to; absent in manifests written before other clients were supported. */
+  client: z.enum(CLIENT_IDS).optional(),
   scope: z.enum(['user', 'project']),
   /** Whether the file existed before mnemo first wrote it. */
   existed: z.boolean(),

@@ -5,6 +5,7 @@
 import { createTwoFilesPatch } from 'diff';
 
 import { MemoryError } from '../core/errors.js';
+import { CLIENT_NAMES, type ClientId } from '../core/install/clients.js';
 import type { InstallScope } from './install-targets.js';
 
 /** One file's change. `before`/`after` undefined: the file does not exist on that side. */
@@ -21,7 +22,10 @@ export interface FileChange {
 /** What a run did (or, with `dryRun`, would do). */
 export interface InstallReport {
   action: 'install' | 'uninstall';
+  client: ClientId;
   scope: InstallScope;
+  /** The launcher the files run: its path, the bin it runs, and whether this run (re)wrote or removed it. */
+  launcher?: { path: string; target?: string; written?: boolean; removed?: boolean };
   dryRun: boolean;
   root?: string;
   changed: FileChange[];
@@ -61,11 +65,22 @@ export function renderReport(report: InstallReport): string {
     if (change.note !== undefined) out.push(`  note: ${change.note}`);
   }
   for (const path of report.unchanged) out.push(`Unchanged: ${path}`);
+  const launcher = report.launcher;
+  if (launcher?.written === true)
+    out.push(`Launcher ${launcher.path} runs ${launcher.target ?? '?'}`);
+  else if (launcher?.removed === true) out.push(`Removed the launcher ${launcher.path}`);
+  else if (launcher?.target !== undefined && !report.dryRun) {
+    out.push(`Launcher ${launcher.path} already runs ${launcher.target}`);
+  }
+  const who =
+    report.client === 'claude-code'
+      ? `${report.scope} scope`
+      : `${CLIENT_NAMES[report.client]}, ${report.scope} scope`;
   if (report.changed.length === 0) {
     out.push(
       report.action === 'install'
-        ? `mnemo is already installed (${report.scope} scope); nothing changed.`
-        : `mnemo is not installed (${report.scope} scope); nothing changed.`,
+        ? `mnemo is already installed (${who}); nothing changed.`
+        : `mnemo is not installed (${who}); nothing changed.`,
     );
   }
   for (const note of report.notes) out.push(`Note: ${note}`);

@@ -11,14 +11,30 @@ import { MemoryError } from '../core/errors.js';
 import type { Launcher } from '../core/install/registration.js';
 import { shellQuote, splitCommandLine } from '../core/install/shell-words.js';
 import { resolveProjectRoot } from '../project/project-key.js';
+import { launcherPath, type LauncherTarget } from './launcher.js';
 
 /** `user`: every project, private. `project`: this repository, committed with it. */
 export type InstallScope = 'user' | 'project';
 
+/**
+ * What a file is to its client: Claude Code's `settings` (hooks) and `mcp` (mcpServers); `servers`, a
+ * JSON file of MCP servers (Cursor, VS Code, Claude Desktop); `cursor-hooks`, Cursor's hooks.json;
+ * `gemini-settings`, Gemini CLI's settings.json (servers and hooks); `codex-config`, Codex's config.toml.
+ */
+export const FILE_ROLES = [
+  'settings',
+  'mcp',
+  'servers',
+  'cursor-hooks',
+  'gemini-settings',
+  'codex-config',
+] as const;
+export type FileRole = (typeof FILE_ROLES)[number];
+
 /** One file an install touches. */
 export interface TargetFile {
   path: string;
-  role: 'settings' | 'mcp';
+  role: FileRole;
   /** Mode for a file mnemo creates. `.claude.json` holds account state, so it stays private. */
   newMode: number;
 }
@@ -66,26 +82,29 @@ export function installTargets(scope: InstallScope, where: TargetEnv): Targets {
 }
 
 /**
- * How the registered hooks and server start mnemo. By default the node running now and the package's
- * `dist/cli/mnemo.cjs` found from `argv1` (through symlinks such as npm's bin link), both absolute, so the
- * hooks do not depend on Claude Code's PATH. `command` (a user's `--command`) replaces both.
- * Throws INVALID_INPUT when the package's built entry point cannot be found.
+ * How the registered hooks and server start mnemo: by default the launcher under `mnemoHome`
+ * (launcher.ts), one stable path whatever checkout or package runs the install, so no client file holds
+ * the checkout's path. `command` (a user's `--command`) replaces it.
  */
-export function resolveLauncher(options: {
-  argv1: string | undefined;
-  execPath: string;
-  command?: string;
-}): Launcher {
+export function resolveLauncher(options: { mnemoHome: string; command?: string }): Launcher {
   if (options.command !== undefined) {
     const [mcpCommand = '', ...mcpArgs] = splitCommandLine(options.command);
     return { hookPrefix: options.command.trim(), mcpCommand, mcpArgs };
   }
-  const main = packageMain(options.argv1);
-  return {
-    hookPrefix: `${shellQuote(options.execPath)} ${shellQuote(main)}`,
-    mcpCommand: options.execPath,
-    mcpArgs: [main],
-  };
+  const path = launcherPath(options.mnemoHome);
+  return { hookPrefix: shellQuote(path), mcpCommand: path, mcpArgs: [] };
+}
+
+/**
+ * What the launcher runs: the node running now and the package's `dist/cli/mnemo.cjs` found from
+ * `argv1` (through symlinks such as npm's bin link), both absolute, so nothing depends on a client's PATH.
+ * Throws INVALID_INPUT when the package's built entry point cannot be found.
+ */
+export function resolveLauncherTarget(options: {
+  argv1: string | undefined;
+  execPath: string;
+}): LauncherTarget {
+  return { execPath: options.execPath, main: packageMain(options.argv1) };
 }
 
 function packageMain(argv1: string | undefined): string {

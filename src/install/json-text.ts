@@ -17,6 +17,7 @@ import {
   type ParseError,
   parseTree,
   printParseErrorCode,
+  stripComments,
 } from 'jsonc-parser';
 
 import { MemoryError } from '../core/errors.js';
@@ -33,21 +34,29 @@ export class JsonText {
     private readonly bom: string,
     private readonly formatting: FormattingOptions,
     private readonly fresh: boolean,
+    private readonly comments: boolean,
   ) {}
 
   /**
    * Parses `text` (undefined or blank: a new, empty object). `label` names the file in errors.
+   * With `comments`, line and block comments are allowed and kept (a client that reads its file as
+   * JSON with comments: VS Code, Gemini CLI).
    * Throws INVALID_INPUT for invalid JSON (with line and column) or a top level that is not an object.
    */
-  static parse(text: string | undefined, label: string): JsonText {
+  static parse(
+    text: string | undefined,
+    label: string,
+    options: { comments?: boolean } = {},
+  ): JsonText {
+    const comments = options.comments === true;
     const bom = text?.startsWith(BOM) === true ? BOM : '';
     const body = text === undefined ? '' : text.slice(bom.length);
     const fresh = body.trim().length === 0;
-    const doc = new JsonText(fresh ? '{}' : body, bom, detectFormatting(body), fresh);
+    const doc = new JsonText(fresh ? '{}' : body, bom, detectFormatting(body), fresh, comments);
     if (!fresh) {
       const errors: ParseError[] = [];
       const value: unknown = parse(body, errors, {
-        disallowComments: true,
+        disallowComments: !comments,
         allowTrailingComma: false,
         allowEmptyContent: false,
       });
@@ -57,7 +66,7 @@ export class JsonText {
         throw new MemoryError(
           'INVALID_INPUT',
           `${label}:${line}:${column}: not valid JSON (${printParseErrorCode(first.error)}). ` +
-            'Fix the file (Claude Code cannot read it either) and run the command again; nothing was written.',
+            'Fix the file (its client cannot read it either) and run the command again; nothing was written.',
         );
       }
       if (!isObject(value)) {
@@ -74,7 +83,7 @@ export class JsonText {
   value(): JsonObject {
     // The body is strict JSON (validated, and every edit writes JSON), and JSON.parse keeps a
     // `__proto__` key as data where jsonc-parser's object building would drop it.
-    return JSON.parse(this.body) as JsonObject;
+    return JSON.parse(this.comments ? stripComments(this.body) : this.body) as JsonObject;
   }
 
   /** The value at `path`, or undefined. */

@@ -1,23 +1,24 @@
 /**
- * `mnemo install`: registers the hooks and the MCP server in one scope's Claude Code files. Every file
- * is read and validated before any is written, each write is backed up and atomic, and the manifest
- * records what uninstall needs to undo it exactly. Running it again changes nothing.
+ * `mnemo install`: registers mnemo in one scope's files of one client (Claude Code's hooks and MCP
+ * server by default; `--client` for the others, client-targets.ts). Every file is read and validated
+ * before any is written, each write is backed up and atomic, and the manifest records what uninstall
+ * needs to undo it exactly. The files run the launcher ($MNEMO_HOME/bin/mnemo), which each install
+ * rewrites to point at the mnemo running it. Running it again changes nothing.
  */
-import { buildRegistration } from '../core/install/registration.js';
+import { CLIENT_NAMES, type ClientId } from '../core/install/clients.js';
+import { type ClientTargetEnv, clientTargets } from './client-targets.js';
+import { fileEditor } from './file-editor.js';
 import { backup, readBytes, realTarget, sha256, writeAtomic } from './file-ops.js';
 import { type FileRecord, readManifest, writeManifest } from './install-manifest.js';
 import { decodeText, type FileChange, type InstallReport } from './install-report.js';
-import {
-  type InstallScope,
-  installTargets,
-  resolveLauncher,
-  type TargetEnv,
-} from './install-targets.js';
+import { type InstallScope, resolveLauncher, resolveLauncherTarget } from './install-targets.js';
 import { isObject, JsonText } from './json-text.js';
-import { addEntries, type DesiredEntries } from './settings-edit.js';
+import { launcherPath, writeLauncher } from './launcher.js';
 
 /** Inputs of an install or uninstall; the CLI passes the real process's values. */
-export interface InstallOptions extends TargetEnv {
+export interface InstallOptions extends ClientTargetEnv {
+  /** The client whose files are written; default Claude Code. */
+  client?: ClientId;
   scope: InstallScope;
   dryRun: boolean;
   /** `$MNEMO_HOME`, where the manifest lives. */
@@ -48,11 +49,15 @@ interface PlannedWrite {
 
 /** Installs (or with `dryRun`, shows what installing would change). */
 export function runInstall(options: InstallOptions & BinaryOptions): InstallReport {
-  const targets = installTargets(options.scope, options);
-  const registration = buildRegistration('settings', resolveLauncher(options));
+  const client = options.client ?? 'claude-code';
+  const targets = clientTargets(client, options.scope, options);
+  const launcher = resolveLauncher(options);
+  // Found before anything is planned: without a built bin there is nothing for the launcher to run.
+  const launcherTarget = options.command === undefined ? resolveLauncherTarget(options) : undefined;
   const manifest = readManifest(options.mnemoHome);
   const report: InstallReport = {
     action: 'install',
+    client,
     scope: options.scope,
     dryRun: options.dryRun,
     root: targets.root,
@@ -67,15 +72,11 @@ export function runInstall(options: InstallOptions & BinaryOptions): InstallRepo
     const path = realTarget(target.path);
     const bytes = readBytes(path);
     const before = bytes === undefined ? undefined : decodeText(bytes, path);
-    const doc = JsonText.parse(before, path);
-    const desired: DesiredEntries =
-      target.role === 'settings'
-        ? { hooks: registration.hooks }
-        : { mcpServer: registration.mcpServer };
     const prior = manifest.files[path];
-    const edit = addEntries(doc, desired, prior?.entries ?? [], path);
-    if (target.role === 'settings') noteEnabledPlugin(doc.value(), report);
-    const after = doc.text();
+    const edit = fileEditor(client, target, launcher).install(before, prior);
+    if (target.role === 'settings')
+      noteEnabledPlugin(JsonText.parse(edit.after, path).value(), report);
+    const after = edit.after;
     if (after === (before ?? '')) {
       report.unchanged.push(path);
       continue;
@@ -89,6 +90,7 @@ export function runInstall(options: InstallOptions & BinaryOptions): InstallRepo
       restorePointLost,
       record: {
         role: target.role,
+        ...(client === 'claude-code' ? {} : { client }),
         scope: options.scope,
         existed: prior?.existed ?? bytes !== undefined,
         restorable: prior === undefined || (prior.restorable && !restorePointLost),
@@ -105,10 +107,18 @@ export function runInstall(options: InstallOptions & BinaryOptions): InstallRepo
   if (options.scope === 'project' && targets.root !== undefined) {
     report.notes.push(
       `--scope project writes into ${targets.root} (committed with the repository). The commands ` +
-        'hold this machine’s paths unless you pass --command (e.g. --command mnemo).',
+        'run this machine’s launcher unless you pass --command (e.g. --command mnemo).',
     );
   }
+  if (launcherTarget !== undefined) {
+    report.launcher = { path: launcherPath(options.mnemoHome), target: launcherTarget.main };
+  }
+  if (client !== 'claude-code') report.notes.push(...clientNotes(client));
   if (options.dryRun) return report;
+  // The launcher first: a file that runs it must never exist before it does.
+  if (launcherTarget !== undefined && writeLauncher(options.mnemoHome, launcherTarget)) {
+    report.launcher = { ...report.launcher!, written: true };
+  }
   for (const write of writes) {
     const change = report.changed.find((c) => c.path === write.path) as FileChange;
     if (write.bytes !== undefined) change.backup = backup(write.path, fileStamp(stamp));
@@ -147,6 +157,21 @@ function mergePaths(
 /** Backup suffix: the ISO time without characters some filesystems refuse. */
 export function fileStamp(iso: string): string {
   return iso.replace(/[:.]/g, '-');
+}
+
+/** What a person should know about a client's install that the diff does not show. */
+function clientNotes(client: ClientId): string[] {
+  const name = CLIENT_NAMES[client];
+  if (client === 'cursor' || client === 'gemini') {
+    return [
+      `${name} runs mnemo's hooks for capture and session taint; restart it (or open a new session) ` +
+        'to load the new configuration.',
+    ];
+  }
+  return [
+    `${name} has no hooks mnemo registers: it gets recall and deliberate remember only, and every ` +
+      'remember from it is stored as agent_tainted (docs/clients.md). Restart it to load the server.',
+  ];
 }
 
 function noteEnabledPlugin(settings: Record<string, unknown>, report: InstallReport): void {

@@ -1,20 +1,20 @@
 /**
- * `mnemo uninstall`: undoes `mnemo install` for one scope. A file still exactly as mnemo wrote it gets
- * its original bytes back (or is deleted, with the directories mnemo made, if mnemo created it). A file
- * changed since loses only mnemo's entries, and the report says so. Without a manifest record, entries
- * are recognised by their commands.
+ * `mnemo uninstall`: undoes `mnemo install` for one scope of one client. A file still exactly as mnemo
+ * wrote it gets its original bytes back (or is deleted, with the directories mnemo made, if mnemo
+ * created it). A file changed since loses only mnemo's entries, and the report says so. Without a
+ * manifest record, entries are recognised by their commands. The uninstall that leaves the manifest
+ * empty removes the launcher too.
  */
 import { chmodSync, existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 
-import { isMemoryError } from '../core/errors.js';
-import { buildRegistration, type Registration } from '../core/install/registration.js';
+import { clientTargets } from './client-targets.js';
+import { fileEditor } from './file-editor.js';
 import { backup, readBytes, realTarget, removeFile, sha256, writeAtomic } from './file-ops.js';
 import { type FileRecord, readManifest, writeManifest } from './install-manifest.js';
 import { decodeText, type InstallReport } from './install-report.js';
-import { installTargets, resolveLauncher } from './install-targets.js';
-import { JsonText } from './json-text.js';
+import { resolveLauncher } from './install-targets.js';
+import { launcherPath, removeLauncher } from './launcher.js';
 import { type BinaryOptions, fileStamp, type InstallOptions } from './run-install.js';
-import { removeEntries } from './settings-edit.js';
 
 type Plan =
   | { kind: 'restore'; path: string; original: Buffer; backupPath: string }
@@ -23,11 +23,14 @@ type Plan =
 
 /** Uninstalls (or with `dryRun`, shows what uninstalling would change). */
 export function runUninstall(options: InstallOptions & BinaryOptions): InstallReport {
-  const targets = installTargets(options.scope, options);
+  const client = options.client ?? 'claude-code';
+  const targets = clientTargets(client, options.scope, options);
   const manifest = readManifest(options.mnemoHome);
-  const current = currentRegistration(options);
+  // Entries of this mnemo's launcher are recognised even without a manifest record.
+  const launcher = resolveLauncher({ mnemoHome: options.mnemoHome });
   const report: InstallReport = {
     action: 'uninstall',
+    client,
     scope: options.scope,
     dryRun: options.dryRun,
     root: targets.root,
@@ -57,11 +60,10 @@ export function runUninstall(options: InstallOptions & BinaryOptions): InstallRe
       });
       continue;
     }
-    const doc = JsonText.parse(before, path);
-    const edit = removeEntries(doc, record, path, current);
+    const edit = fileEditor(client, target, launcher).remove(before, record);
     for (const kept of edit.keptChanged) report.notes.push(`${path}: left ${kept}`);
-    const after = doc.text();
-    const emptied = record?.existed === false && Object.keys(doc.value()).length === 0;
+    const after = edit.after;
+    const emptied = record?.existed === false && edit.empty;
     if (after === before && !emptied) {
       report.unchanged.push(path);
       if (record !== undefined) forget.push(path);
@@ -75,6 +77,12 @@ export function runUninstall(options: InstallOptions & BinaryOptions): InstallRe
       plans.push({ kind: 'edit', path, after });
       report.changed.push({ path, before, after, note });
     }
+  }
+  const last = Object.keys(manifest.files).every(
+    (path) => forget.includes(path) || plans.some((plan) => plan.path === path),
+  );
+  if (last && existsSync(launcherPath(options.mnemoHome))) {
+    report.launcher = { path: launcherPath(options.mnemoHome), removed: true };
   }
   if (options.dryRun) return report;
   const stamp = fileStamp(options.now().toISOString());
@@ -103,20 +111,9 @@ export function runUninstall(options: InstallOptions & BinaryOptions): InstallRe
   for (const dir of [...new Set(dirs)].sort((a, b) => b.length - a.length)) {
     if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir);
   }
+  // Nothing runs the launcher any more once no install is recorded.
+  if (Object.keys(manifest.files).length === 0) removeLauncher(options.mnemoHome);
   return report;
-}
-
-/**
- * What this binary would register, so its entries are recognised even without a manifest record;
- * undefined when it cannot tell where it is (the manifest and the `mnemo` marker still apply).
- */
-function currentRegistration(options: BinaryOptions): Registration | undefined {
-  try {
-    return buildRegistration('settings', resolveLauncher({ ...options, command: undefined }));
-  } catch (error) {
-    if (isMemoryError(error, 'INVALID_INPUT')) return undefined;
-    throw error;
-  }
 }
 
 /**

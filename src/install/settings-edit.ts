@@ -25,12 +25,25 @@ import { isObject, jsonEqual, type JsonText } from './json-text.js';
  */
 export type EntryRecord =
   | { kind: 'hook'; event: string; subcommand: string; command: string }
-  | { kind: 'mcp'; name: string; value: unknown; previous?: unknown };
+  | { kind: 'mcp'; name: string; value: unknown; previous?: unknown; container?: string }
+  | { kind: 'toml'; table: string; text: string };
+
+/** A hook group to own on `event` (Claude Code's shape, which Gemini CLI shares). */
+export interface GroupHookEntry {
+  readonly event: string;
+  readonly subcommand: string;
+  readonly group: { matcher?: string; hooks: readonly { type: 'command'; command: string }[] };
+}
+
+/** The events (and subcommands) whose mnemo handlers a file may hold: Claude Code's by default. */
+export type HookRows = readonly { readonly event: string; readonly subcommand: string }[];
 
 /** What one file should hold. */
 export interface DesiredEntries {
-  hooks?: readonly HookEntry[];
-  mcpServer?: McpServerEntry;
+  hooks?: readonly (HookEntry | GroupHookEntry)[];
+  /** The server entry, under `mcpContainer` (default `mcpServers`). */
+  mcpServer?: McpServerEntry | Record<string, unknown>;
+  mcpContainer?: string;
 }
 
 /** The outcome of an install edit: the entries owned and the containers created (to drop when empty). */
@@ -77,13 +90,15 @@ export function addEntries(
     removeOwnHandlers(doc, entry.event, entry.subcommand, known, index);
   }
   if (desired.mcpServer !== undefined) {
-    const servers = doc.get(['mcpServers']);
+    const container = desired.mcpContainer ?? 'mcpServers';
+    const servers = doc.get([container]);
     if (servers !== undefined && !isObject(servers))
-      throw wrongShape(label, '"mcpServers"', 'an object');
-    if (servers === undefined) created.push(['mcpServers']);
+      throw wrongShape(label, `"${container}"`, 'an object');
+    if (servers === undefined) created.push([container]);
     const current = servers?.[MCP_SERVER_NAME];
     const priorEntry = prior.find((r) => r.kind === 'mcp');
     const record: EntryRecord = { kind: 'mcp', name: MCP_SERVER_NAME, value: desired.mcpServer };
+    if (container !== 'mcpServers') record.container = container;
     // A server that is none of mnemo's (this one, the last one installed, or one that looks like it)
     // is someone else's: it is what uninstall puts back.
     const foreign =
@@ -95,7 +110,7 @@ export function addEntries(
     if (previous !== undefined) record.previous = previous;
     entries.push(record);
     if (!jsonEqual(current, desired.mcpServer))
-      doc.set(['mcpServers', MCP_SERVER_NAME], desired.mcpServer);
+      doc.set([container, MCP_SERVER_NAME], desired.mcpServer);
   }
   return { entries, created };
 }
@@ -116,16 +131,18 @@ export function removeEntries(
   doc: JsonText,
   record: { entries: readonly EntryRecord[]; created: readonly JSONPath[] } | undefined,
   label: string,
-  current?: Registration,
+  current?: Registration | DesiredEntries,
+  options: { rows?: HookRows; container?: string } = {},
 ): RemoveEdit {
   const entries = record?.entries ?? [];
   const known = knownCommands(entries, current ?? {});
+  const container = options.container ?? 'mcpServers';
   let removed = 0;
   const keptChanged: string[] = [];
   // Without a record nothing says which containers mnemo created; one that only mnemo's removal
   // emptied can hold nothing of the user's, so it goes too.
   const emptied: JSONPath[] = [];
-  for (const row of HOOK_REGISTRATIONS) {
+  for (const row of options.rows ?? HOOK_REGISTRATIONS) {
     if (hookGroups(doc, row.event, label) === undefined) continue;
     const count = removeOwnHandlers(doc, row.event, row.subcommand, known);
     removed += count;
@@ -133,18 +150,18 @@ export function removeEntries(
   }
   if (emptied.length > 0) emptied.push(['hooks']);
   const mcp = entries.find((r) => r.kind === 'mcp');
-  const server = doc.get(['mcpServers', MCP_SERVER_NAME]);
+  const server = doc.get([container, MCP_SERVER_NAME]);
   const ours =
     mcp !== undefined ||
     looksLikeMnemoServer(server) ||
-    (current !== undefined && jsonEqual(server, current.mcpServer));
+    (current?.mcpServer !== undefined && jsonEqual(server, current.mcpServer));
   if (server !== undefined && ours) {
     if (mcp !== undefined && !jsonEqual(server, mcp.value)) {
-      keptChanged.push(`mcpServers.${MCP_SERVER_NAME} (edited after install)`);
+      keptChanged.push(`${container}.${MCP_SERVER_NAME} (edited after install)`);
     } else {
-      doc.set(['mcpServers', MCP_SERVER_NAME], mcp?.previous);
+      doc.set([container, MCP_SERVER_NAME], mcp?.previous);
       removed += 1;
-      emptied.push(['mcpServers']);
+      emptied.push([container]);
     }
   }
   const created = [...(record?.created ?? (removed > 0 ? emptied : []))].sort(
@@ -229,7 +246,7 @@ function looksLikeMnemoServer(value: unknown): boolean {
 
 function knownCommands(
   records: readonly EntryRecord[],
-  desired: { hooks?: readonly HookEntry[] },
+  desired: { hooks?: readonly (HookEntry | GroupHookEntry)[] },
 ): Set<string> {
   const commands = new Set<string>();
   for (const r of records) if (r.kind === 'hook') commands.add(r.command);

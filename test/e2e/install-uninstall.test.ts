@@ -142,7 +142,9 @@ describe('mnemo install --scope project', () => {
     const settings = readJson(join(root, '.claude', 'settings.json'));
     expect(Object.keys(settings['hooks'] as object)).toHaveLength(7);
     expect(readJson(join(root, '.mcp.json'))).toEqual({
-      mcpServers: { mnemo: { type: 'stdio', command: process.execPath, args: [MNEMO_BIN, 'mcp'] } },
+      mcpServers: {
+        mnemo: { type: 'stdio', command: join(h.home, 'bin', 'mnemo'), args: ['mcp'] },
+      },
     });
     expect(snapshotTree(h.userHome)).toEqual({});
     expect(snapshotTree(sub)).toEqual({});

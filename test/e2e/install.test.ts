@@ -27,10 +27,15 @@ import {
   RICH_SETTINGS,
   snapshotTree,
 } from '../helpers/install-files.js';
-import { MNEMO_BIN, MNEMO_MAIN_MODULE, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { MNEMO_MAIN_MODULE, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
+
+/** The launcher every install writes and registers (src/install/launcher.ts). */
+function launcherOf(h: TestHome): string {
+  return join(h.home, 'bin', 'mnemo');
+}
 
 interface Home extends TestHome {
   settings: string;
@@ -72,7 +77,7 @@ function hooksOf(path: string): Record<string, Group[]> {
 
 function mnemoGroups(path: string, event: string): Group[] {
   return (hooksOf(path)[event] ?? []).filter((g) =>
-    g.hooks.some((h) => h.command.includes(MNEMO_BIN)),
+    g.hooks.some((h) => h.command.includes(`${join('bin', 'mnemo')} hook `)),
   );
 }
 
@@ -106,14 +111,14 @@ describe('mnemo install into an empty home', () => {
       expect(groups[0]!.hooks).toEqual([
         {
           type: 'command',
-          command: `${process.execPath} ${MNEMO_BIN} hook ${row.subcommand}`,
+          command: `${launcherOf(h)} hook ${row.subcommand}`,
           timeout: row.timeout,
         },
       ]);
       expect(groups[0]!.matcher).toBe(row.matcher?.('mcp__mnemo__'));
     }
     expect(readJson(h.claudeJson)).toEqual({
-      mcpServers: { mnemo: { type: 'stdio', command: process.execPath, args: [MNEMO_BIN, 'mcp'] } },
+      mcpServers: { mnemo: { type: 'stdio', command: launcherOf(h), args: ['mcp'] } },
     });
     expect(statSync(h.claudeJson).mode & 0o777).toBe(0o600);
   });
@@ -285,7 +290,7 @@ describe('mnemo install commands', () => {
         g.hooks.map((x) => x.command),
       );
       expect(commands.filter((c) => c.endsWith(`hook ${row.subcommand}`))).toEqual([
-        `${process.execPath} ${MNEMO_BIN} hook ${row.subcommand}`,
+        `${launcherOf(h)} hook ${row.subcommand}`,
       ]);
     }
     await ok(h, ['uninstall']);
@@ -313,7 +318,7 @@ describe('mnemo install commands', () => {
     const text = readFileSync(h.settings, 'utf8');
     expect(text).not.toContain(MNEMO_MAIN_MODULE);
     expect(mnemoGroups(h.settings, 'PostToolUse')[0]?.hooks[0]?.command).toBe(
-      `${process.execPath} ${MNEMO_BIN} hook post-tool-use`,
+      `${launcherOf(h)} hook post-tool-use`,
     );
     await ok(h, ['uninstall']);
     const after = snapshotTree(h.userHome);

@@ -55,6 +55,8 @@ export function runProcess(
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
+    // A child that exits without reading its stdin (a hook that fails open early) is not an error.
+    child.stdin.on('error', () => undefined);
     child.on('close', (code) =>
       resolve({
         code,

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 
 import { loadConfig } from '../../config/config.js';
+import type { ClientId } from '../../core/install/clients.js';
 import { renderReport } from '../../install/install-report.js';
 import type { InstallScope } from '../../install/install-targets.js';
 import { type InstallOptions, runInstall } from '../../install/run-install.js';
@@ -9,13 +10,15 @@ import { writeOut } from '../cli-io.js';
 
 /** Options shared by `mnemo install` and `mnemo uninstall`. */
 export interface InstallCliOptions {
+  client?: ClientId;
   scope?: InstallScope;
   dryRun?: boolean;
 }
 
 /**
- * `mnemo install [--scope user|project] [--dry-run] [--command <cmd>]`: registers the hooks and the MCP
- * server with Claude Code, printing a diff of every file it changes. Opens no store.
+ * `mnemo install [--client <id>] [--scope user|project] [--dry-run] [--command <cmd>]`: registers the
+ * hooks and the MCP server with Claude Code (or the client named), printing a diff of every file it
+ * changes and (re)writing the launcher they run. Opens no store.
  */
 export async function install(
   ctx: CliContext,
@@ -33,6 +36,7 @@ export async function install(
 /** The process-facing inputs of an install or uninstall run. */
 export function installOptions(ctx: CliContext, options: InstallCliOptions): InstallOptions {
   return {
+    client: options.client ?? 'claude-code',
     scope: options.scope ?? 'user',
     dryRun: options.dryRun === true,
     env: ctx.io.env,

@@ -7,11 +7,10 @@
 import { mkdirSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 
-import { monotonicFactory } from 'ulid';
-
 import { type Config, loadConfig, type LoadConfigOptions } from '../config/config.js';
 import { isMemoryError, MemoryError } from '../core/errors.js';
 import { createLogger, type Logger, type TextSink } from '../log/log.js';
+import { newUlidFactory } from '../platform/ulid-factory.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import { resolveProject } from '../project/project-key.js';
@@ -60,7 +59,7 @@ export const systemClock: Clock = { now: () => new Date() };
 
 /** ULIDs whose time part comes from `clock`, monotonic within the process. */
 export function createIdSource(clock: Clock): IdSource {
-  const next = monotonicFactory();
+  const next = newUlidFactory();
   return { next: () => next(clock.now().getTime()) };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Config } from '../config/config.js';
 import { isMemoryError } from '../core/errors.js';
+import { startEngineDetached } from '../engine/engine-start.js';
 import type { Logger } from '../log/log.js';
 import type { AppendOutcome } from '../spool/append-spool.js';
 
@@ -87,16 +88,16 @@ export function spoolAndLog(
 /**
  * Starts `mnemo serve` in the background, when `engine.autoStart` allows, for a hook that found no engine
  * (it read or wrote the store itself, or spooled a capture the engine will drain), so the next hook is
- * answered by the engine. At most one start per home however many hooks race here (engine-client.ts).
+ * answered by the engine. At most one start per home however many hooks race here (engine-start.ts).
  * Never throws and never waits for the engine.
  */
-export async function startEngineInBackground(config: Config, log: Logger): Promise<void> {
-  if (!config.engine.autoStart) return;
+export function startEngineInBackground(config: Config, log: Logger): Promise<void> {
+  if (!config.engine.autoStart) return Promise.resolve();
   try {
-    const { startEngineDetached } = await import('../engine/engine-client.js');
     const started = startEngineDetached(config, { log });
     log.debug('engine start from a hook', { ...started });
   } catch (error) {
     log.warn('engine start from a hook failed', { error: String(error) });
   }
+  return Promise.resolve();
 }

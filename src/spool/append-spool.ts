@@ -10,7 +10,6 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { monotonicFactory } from 'ulid';
 import * as v from 'valibot';
 
 import type { Config } from '../config/config.js';
@@ -18,6 +17,7 @@ import { sourceUrlOf } from '../core/origin/source-url.js';
 import { sanitiseForStorage } from '../core/redact/redact-secrets.js';
 import type { Logger } from '../log/log.js';
 import { ensurePrivateDir, fsyncDir, writeNewFileSynced } from '../platform/private-fs.js';
+import { newUlidFactory } from '../platform/ulid-factory.js';
 import { spoolPaths, spoolUsage } from './spool-paths.js';
 import {
   SPOOL_RECORD_VERSION,
@@ -43,10 +43,10 @@ export interface AppendDeps {
   now?: () => Date;
 }
 
-let idFactory: ReturnType<typeof monotonicFactory> | undefined;
+let idFactory: ReturnType<typeof newUlidFactory> | undefined;
 /** A monotonic ULID. The factory is made on first use: making it loads the OS random source. */
 function nextId(seedTime?: number): string {
-  idFactory ??= monotonicFactory();
+  idFactory ??= newUlidFactory();
   return idFactory(seedTime);
 }
 

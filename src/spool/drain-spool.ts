@@ -18,8 +18,6 @@
 import { lstatSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { monotonicFactory } from 'ulid';
-
 import type { App } from '../app/open-app.js';
 import {
   acquirePidLock,
@@ -29,6 +27,7 @@ import {
   releasePidLock,
 } from '../platform/pid-lock.js';
 import { ensurePrivateDir } from '../platform/private-fs.js';
+import { newUlidFactory } from '../platform/ulid-factory.js';
 import { drainFile, type DrainOptions, type DrainReport, progressName } from './drain-file.js';
 import { listSpoolFiles, type SpoolPaths, spoolPaths } from './spool-paths.js';
 import { foldTallies, hasTallies } from './spool-tally.js';
@@ -37,7 +36,7 @@ export type { DrainOptions, DrainReport } from './drain-file.js';
 
 /** A crashed writer's temporary file older than this is removed. */
 const STALE_TMP_MS = 60 * 60 * 1000;
-const nextId = monotonicFactory();
+const nextId = newUlidFactory();
 
 function emptyReport(): DrainReport {
   return {

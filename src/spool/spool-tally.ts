@@ -17,14 +17,13 @@
 import { appendFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { monotonicFactory } from 'ulid';
-
 import type { App } from '../app/open-app.js';
 import type { Config } from '../config/config.js';
 import { SKIP_REASONS, type SkipReason } from '../core/capture/capture-policy.js';
 import { isMemoryError } from '../core/errors.js';
 import type { Logger } from '../log/log.js';
 import { ensurePrivateDir } from '../platform/private-fs.js';
+import { newUlidFactory } from '../platform/ulid-factory.js';
 import { REJECT_REASONS } from '../write/write-types.js';
 import { spoolPaths } from './spool-paths.js';
 
@@ -48,10 +47,10 @@ const TALLY_COUNTERS: ReadonlySet<string> = new Set([
 ]);
 const TALLY_FILE = /^([a-z_]+(?:\.[a-z_]+)+)\.tally$/;
 const CLAIMED_FILE = /^([a-z_]+(?:\.[a-z_]+)+)~[0-9A-HJKMNP-TV-Z]{26}\.tally$/;
-let idFactory: ReturnType<typeof monotonicFactory> | undefined;
+let idFactory: ReturnType<typeof newUlidFactory> | undefined;
 /** A monotonic ULID. The factory is made on first use: making it loads the OS random source. */
 function nextId(seedTime?: number): string {
-  idFactory ??= monotonicFactory();
+  idFactory ??= newUlidFactory();
   return idFactory(seedTime);
 }
 

@@ -2,12 +2,11 @@
  * The id source a store uses when its opener is given none: monotonic ULIDs whose time part comes
  * from the store's clock. Shared by every backend so ids sort the same way whichever wrote them.
  */
-import { monotonicFactory } from 'ulid';
-
+import { newUlidFactory } from '../platform/ulid-factory.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 
 export function ulidSource(clock: Clock): IdSource {
-  const factory = monotonicFactory();
+  const factory = newUlidFactory();
   return { next: () => factory(clock.now().getTime()) };
 }

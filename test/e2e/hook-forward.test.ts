@@ -11,11 +11,10 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { Memory } from '../../src/core/memory.js';
-import { QUARANTINE_STATES } from '../../src/core/memory.js';
 import { pingEngine } from '../../src/engine/engine-client.js';
 import { useEngines } from '../helpers/engine-process.js';
 import { type FakeEngine, okReply, startFakeEngine } from '../helpers/fake-engine.js';
+import { allRows, logText, spooledFiles, summedCounters } from '../helpers/home-state.js';
 import {
   expectQuietHook,
   FIXTURE_SESSION,
@@ -38,40 +37,16 @@ function hashHome(): TestHome {
   return t;
 }
 
-function rows(t: TestHome): Promise<Memory[]> {
-  return withStore(t.home, (app) =>
-    app.store.listMemories({ limit: 100, includeSuperseded: true, quarantine: QUARANTINE_STATES }),
-  );
-}
-
-async function counters(t: TestHome): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const row of await withStore(t.home, (app) => app.store.readCounters('2000-01-01'))) {
-    out[row.name] = (out[row.name] ?? 0) + row.value;
-  }
-  return out;
-}
-
 /** Scripts a hook process of this home compiled through the code cache (bundles and chunks). */
 function compiledScripts(t: TestHome): string[] {
   const dir = join(t.home, 'cache', 'v8');
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
-function spooled(t: TestHome): string[] {
-  const dir = join(t.home, 'spool');
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.jsonl')) : [];
-}
-
 function spoolText(t: TestHome): string {
-  return spooled(t)
+  return spooledFiles(t)
     .map((name) => readFileSync(join(t.home, 'spool', name), 'utf8'))
     .join('');
-}
-
-function logText(t: TestHome): string {
-  const file = join(t.home, 'logs', 'mnemo.log');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 const DECISION = 'GET /orders returns 500 after the migration: the orders index was dropped.';
@@ -100,13 +75,13 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
       'post-tool-use',
       hookFixture('post-tool-use-edit', { cwd: t.project }),
     );
-    const stored = await rows(t);
+    const stored = await allRows(t);
     expect(stored.map((m) => [m.origin, m.kind, m.quarantine])).toEqual([
       ['local_edit', 'capture', 'none'],
     ]);
     expect(compiledScripts(t)).toEqual([]);
-    expect(spooled(t)).toEqual([]);
-    expect(await counters(t)).toMatchObject({ 'capture.handed_off': 1, 'write.stored': 1 });
+    expect(spooledFiles(t)).toEqual([]);
+    expect(await summedCounters(t)).toMatchObject({ 'capture.handed_off': 1, 'write.stored': 1 });
   });
 
   it('injects the framed memory a prompt needs, answered by the engine alone', async () => {
@@ -133,7 +108,9 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
       'post-tool-use',
       hookFixture('post-tool-use-webfetch', { cwd: t.project }),
     );
-    expect((await rows(t)).map((m) => [m.origin, m.quarantine])).toEqual([['network', 'pending']]);
+    expect((await allRows(t)).map((m) => [m.origin, m.quarantine])).toEqual([
+      ['network', 'pending'],
+    ]);
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'network', toolName: 'WebFetch' });
     expect(compiledScripts(t)).toEqual([]);
@@ -144,7 +121,7 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
     await engines.start(t, ['--idle-exit', '0']);
     const claim = hookFixture('post-tool-use-edit', { cwd: t.project, patch: { force: true } });
     await expectQuietHook(t, 'post-tool-use', claim);
-    expect(await rows(t)).toEqual([]);
+    expect(await allRows(t)).toEqual([]);
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
     expect(logText(t)).toMatch(/"reason":"schema","issues":\[\{"path":"force","code":"custom"\}\]/);
@@ -154,7 +131,7 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
     const t = hashHome();
     await engines.start(t, ['--idle-exit', '0']);
     await expectQuietHook(t, 'post-tool-use', `{"session_id":"${FIXTURE_SESSION}","tool_name":`);
-    expect(await rows(t)).toEqual([]);
+    expect(await allRows(t)).toEqual([]);
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
   });
@@ -171,7 +148,7 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
       hookFixture('post-tool-use-edit', { cwd: t.project }),
     );
     delete t.env['MNEMO_DATABASE_URL'];
-    expect(await rows(t)).toEqual([]);
+    expect(await allRows(t)).toEqual([]);
     expect(spoolText(t)).toContain('src/checkout/cart.ts');
   });
 
@@ -185,8 +162,8 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
       hookFixture('post-tool-use-edit', { cwd: t.project }),
     );
     expect(compiledScripts(t)).toEqual(['post-tool-use.v8cache']);
-    expect((await rows(t)).map((m) => m.origin)).toEqual(['local_edit']);
-    expect(await counters(t)).toMatchObject({ 'capture.handed_off': 1 });
+    expect((await allRows(t)).map((m) => m.origin)).toEqual(['local_edit']);
+    expect(await summedCounters(t)).toMatchObject({ 'capture.handed_off': 1 });
   });
 });
 
@@ -206,7 +183,7 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
       hookFixture('post-tool-use-edit', { cwd: t.project }),
     );
     expect(fake.requests.map((r) => r['op'])).toEqual(['hook']);
-    expect(spooled(t)).toHaveLength(1);
+    expect(spooledFiles(t)).toHaveLength(1);
     expect(spoolText(t)).toContain('src/checkout/cart.ts');
     expect(logText(t)).toContain('the engine did not answer a forwarded hook');
   });
@@ -220,12 +197,14 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
       'post-tool-use',
       hookFixture('post-tool-use-webfetch', { cwd: t.project }),
     );
-    expect(spooled(t)).toHaveLength(1);
+    expect(spooledFiles(t)).toHaveLength(1);
     await fake.stop();
     fakes.splice(0);
     const { drainSpool } = await import('../../src/spool/drain-spool.js');
     await withStore(t.home, (app) => drainSpool(app));
-    expect((await rows(t)).map((m) => [m.origin, m.quarantine])).toEqual([['network', 'pending']]);
+    expect((await allRows(t)).map((m) => [m.origin, m.quarantine])).toEqual([
+      ['network', 'pending'],
+    ]);
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'network' });
   });

@@ -2,40 +2,18 @@
  * The built `mnemo hook …` binary fed recorded Claude Code payloads (test/fixtures/hooks). Every run must
  * exit 0 with exactly empty stdout; the effects are read back from the real SQLite file afterwards.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { Memory } from '../../src/core/memory.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
+import { allRows, logText, summedCounters } from '../helpers/home-state.js';
 import { expectQuietHook, FIXTURE_SESSION, hookFixture } from '../helpers/hook-fixtures.js';
-import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { useTestHomes } from '../helpers/mnemo-bin.js';
 import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
-
-function allRows(home: TestHome): Promise<Memory[]> {
-  return withStore(home.home, (app) =>
-    app.store.listMemories({
-      limit: 1000,
-      includeSuperseded: true,
-      quarantine: ['none', 'pending', 'approved', 'rejected'],
-    }),
-  );
-}
-
-async function counters(home: TestHome): Promise<Record<string, number>> {
-  const rows = await withStore(home.home, (app) => app.store.readCounters('2000-01-01'));
-  const out: Record<string, number> = {};
-  for (const row of rows) out[row.name] = (out[row.name] ?? 0) + row.value;
-  return out;
-}
-
-function logText(home: TestHome): string {
-  const file = join(home.home, 'logs', 'mnemo.log');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
-}
 
 describe('mnemo hook post-tool-use (built binary)', () => {
   it('captures an Edit as a compact local_edit capture', async () => {
@@ -115,7 +93,7 @@ describe('mnemo hook post-tool-use (built binary)', () => {
     expect(readdirSync(join(t.home, 'spool'))).toEqual(['capture.skipped.read_not_captured.tally']);
     expect((await t.run(['stats'])).code).toBe(0);
     expect(readdirSync(join(t.home, 'spool'))).toEqual([]);
-    expect(await counters(t)).toMatchObject({
+    expect(await summedCounters(t)).toMatchObject({
       'capture.skipped.read_not_captured': 1,
       'capture.skipped.no_prior_failure': 1,
       'capture.skipped.undeclared_mcp': 1,
@@ -293,7 +271,7 @@ describe('mnemo hook failing open (built binary)', () => {
     // The unparsed tool result still reached the model: its leading session id is tainted.
     const taint = await withStore(t.home, (app) => app.store.getSessionTaint(FIXTURE_SESSION));
     expect(taint).toMatchObject({ tainted: true, origin: 'unknown' });
-    expect(await counters(t)).toMatchObject({ 'capture.skipped.invalid_payload': 1 });
+    expect(await summedCounters(t)).toMatchObject({ 'capture.skipped.invalid_payload': 1 });
   });
 
   it('refuses a payload that claims force, logs the refused field and stores nothing', async () => {

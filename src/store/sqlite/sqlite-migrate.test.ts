@@ -8,6 +8,7 @@ import { asSqliteLike, openRawSqlite } from '../../../test/fixtures/sqlite/raw-s
 import { isMemoryError } from '../../core/errors.js';
 import { ManualClock } from '../contract/fixtures.js';
 import { openSqliteStore } from './open-sqlite-store.js';
+import type { SqliteLike } from './sqlite-like.js';
 import { migrate, migrationChecksum, readUserVersion } from './sqlite-migrate.js';
 import { LATEST_SCHEMA_VERSION, type Migration, MIGRATIONS, VIEWS } from './sqlite-schema.js';
 
@@ -118,6 +119,43 @@ describe('sqlite migrations', () => {
     const after = openRawSqlite(foreign);
     expect(after.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual(['invoices']);
     after.close();
+  });
+
+  it('opens a fresh store that another process creates between its first reads', () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const other = openRawSqlite(path);
+    // WAL, as every store runs: one connection's snapshot and another's commit may overlap.
+    other.pragma('journal_mode = WAL');
+    const late = asSqliteLike(openRawSqlite(path));
+    const options = { path, clock: new ManualClock(), migrations: MIGRATIONS, views: VIEWS };
+    let raced = false;
+    // The other process creates the whole store right after this one has read version 0.
+    const racing: SqliteLike = {
+      exec: (sql) => late.exec(sql),
+      close: () => late.close(),
+      prepare: (sql) => {
+        const statement = late.prepare(sql);
+        if (sql !== 'PRAGMA user_version' || raced) return statement;
+        return {
+          run: (...params) => statement.run(...params),
+          all: (...params) => statement.all(...params),
+          get: (...params) => {
+            const row = statement.get(...params);
+            raced = true;
+            migrate(asSqliteLike(other), options);
+            return row;
+          },
+        };
+      },
+    };
+    const report = migrate(racing, options);
+    expect(raced).toBe(true);
+    expect(report).toMatchObject({ from: 0, applied: [] });
+    expect(readUserVersion(late)).toBe(LATEST_SCHEMA_VERSION);
+    late.close();
+    other.close();
   });
 
   it('leaves the store at the previous version, intact and backed up, when a step fails', async () => {

@@ -53,10 +53,9 @@ export function migrate(db: SqliteLike, options: MigrateOptions): MigrateReport 
   const { migrations, path } = options;
   assertOrdered(migrations);
   const latest = migrations.at(-1)?.version ?? 0;
-  const from = readUserVersion(db);
+  const from = startingVersion(db, path);
   assertNotTooNew(from, latest);
-  if (from === 0) assertEmptyOrMnemo(db, path);
-  else verifyChecksums(db, migrations, from, path);
+  if (from > 0) verifyChecksums(db, migrations, from, path);
 
   const pending = migrations.filter((m) => m.version > from);
   if (pending.length === 0) return { from, to: from, applied: [], backupPath: null };
@@ -135,6 +134,22 @@ function assertNotTooNew(version: number, latest: number): void {
       `Database schema v${version} is newer than this mnemo (v${latest}). Upgrade mnemo or point MNEMO_HOME at another store.`,
       { details: { version, latest } },
     );
+  }
+}
+
+/**
+ * The store's version, and for version 0 the check that the file holds nothing else, read from one
+ * snapshot: another process may be creating the store right now, and two separate reads could see its
+ * version before the commit and its tables after, and refuse a mnemo store as foreign.
+ */
+function startingVersion(db: SqliteLike, path: string): number {
+  db.exec('BEGIN');
+  try {
+    const version = readUserVersion(db);
+    if (version === 0) assertEmptyOrMnemo(db, path);
+    return version;
+  } finally {
+    db.exec('COMMIT');
   }
 }
 

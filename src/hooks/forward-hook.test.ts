@@ -145,10 +145,19 @@ describe('forwardHook', () => {
       engineUsable: false,
     });
     expect(await handedOn(d)).toBe(PAYLOAD);
-    for (const code of ['UNAUTHORIZED', 'UNSUPPORTED', 'TOO_LARGE', 'BAD_REQUEST']) {
+    for (const code of ['UNAUTHORIZED', 'TOO_LARGE', 'BAD_REQUEST']) {
       const rejected = await engineAnswering((r) => errorReply(r['id'], code));
-      expect((await forward(rejected.home)).outcome).toMatchObject({ status: 'not_sent' });
+      expect((await forward(rejected.home)).outcome).toMatchObject({
+        status: 'not_sent',
+        engineUsable: false,
+      });
     }
+    // An older engine without the op: the hook's own capture hand-off may still use it.
+    const older = await engineAnswering((r) => errorReply(r['id'], 'UNSUPPORTED'));
+    expect((await forward(older.home)).outcome).toMatchObject({
+      status: 'not_sent',
+      engineUsable: true,
+    });
   });
 
   it('reports an error raised while working as unanswered: the work may be half done', async () => {

@@ -98,7 +98,10 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-type Reply = { stdout: string } | { notSent: string } | { unanswered: string };
+type Reply =
+  | { stdout: string }
+  | { notSent: string; engineUsable: boolean }
+  | { unanswered: string };
 
 /** Reads the engine's answer line by hand: the schemas are the engine's, this process loads none. */
 function readReply(json: unknown, id: number): Reply {
@@ -112,13 +115,15 @@ function readReply(json: unknown, id: number): Reply {
   if (reply?.v !== ENGINE_PROTOCOL_VERSION || reply.id !== id) return { unanswered: 'malformed' };
   if (reply.ok === false) {
     const code = typeof reply.error?.code === 'string' ? reply.error.code : 'unknown';
+    // An engine without the op (an older one) still takes the hook's own capture hand-off.
     return REJECTED_BEFORE_WORK.has(code)
-      ? { notSent: `engine error ${code}` }
+      ? { notSent: `engine error ${code}`, engineUsable: code === 'UNSUPPORTED' }
       : { unanswered: `engine error ${code}` };
   }
   const result = reply.ok === true ? reply.result : undefined;
-  if (typeof result?.declined === 'string') return { notSent: `declined: ${result.declined}` };
-  if (result?.late === true) return { notSent: 'late' };
+  if (typeof result?.declined === 'string')
+    return { notSent: `declined: ${result.declined}`, engineUsable: false };
+  if (result?.late === true) return { notSent: 'late', engineUsable: false };
   if (result?.stdout === null) return { stdout: '' };
   if (typeof result?.stdout === 'string' && result.stdout.length <= MAX_INJECT_OUTPUT_CHARS)
     return { stdout: result.stdout };
@@ -185,6 +190,6 @@ export async function forwardHook(
   const reply = readReply(answer.json, id);
   if ('stdout' in reply) return { status: 'answered', stdout: reply.stdout };
   if ('notSent' in reply)
-    return { status: 'not_sent', reason: reply.notSent, engineUsable: false, input };
+    return { status: 'not_sent', reason: reply.notSent, engineUsable: reply.engineUsable, input };
   return { status: 'unanswered', reason: reply.unanswered, input };
 }

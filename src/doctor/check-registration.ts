@@ -4,11 +4,11 @@
  * the MCP server is registered the same way. Reads the files; never writes them.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 
 import { HOOK_REGISTRATIONS, MCP_SERVER_NAME, PLUGIN_NAME } from '../core/install/registration.js';
 import { splitCommandLine } from '../core/install/shell-words.js';
 import { installTargets, type TargetEnv } from '../install/install-targets.js';
+import { missingCommandPaths } from './check-clients.js';
 import { fail, pass } from './doctor-check.js';
 
 type Json = Record<string, unknown>;
@@ -28,9 +28,12 @@ function readJson(path: string): Json | undefined {
   }
 }
 
-/** Absolute paths in a command line that do not exist (a moved or deleted install). */
+/**
+ * Absolute paths in a command line that do not exist (a moved or deleted install), following mnemo's
+ * launcher to the node and bin it runs: a launcher whose checkout moved is as broken as a missing file.
+ */
 export function missingPaths(words: readonly string[]): string[] {
-  return words.filter((word) => isAbsolute(word) && !existsSync(word));
+  return missingCommandPaths(words);
 }
 
 function hookCommands(settings: Json | undefined, event: string): string[] {
@@ -78,8 +81,11 @@ function settingsFiles(where: TargetEnv): { path: string; json: Json | undefined
  */
 const OLDER_ENTRY = /(?:^|[/\\])dist[/\\]cli[/\\]main\.js$/;
 
-/** Every hook registered and runnable. */
-export function checkHooks(where: TargetEnv) {
+/**
+ * Every hook registered and runnable. `otherClients` names the other clients mnemo is installed for:
+ * with none of Claude Code's hooks registered, that is a choice, not a fault.
+ */
+export function checkHooks(where: TargetEnv, otherClients: readonly string[] = []) {
   const files = settingsFiles(where);
   if (files.some((file) => pluginEnabled(file.json))) {
     return pass(`the ${PLUGIN_NAME} plugin is enabled; its hooks come with it`);
@@ -101,6 +107,9 @@ export function checkHooks(where: TargetEnv) {
     if (gone.length > 0) broken.push(`${row.event} runs ${gone.join(', ')}, which does not exist`);
   }
   const where_ = files.map((file) => file.path).join(', ');
+  if (missing.length === HOOK_REGISTRATIONS.length && otherClients.length > 0) {
+    return pass(notForClaudeCode(otherClients));
+  }
   if (missing.length > 0) {
     return fail(
       `not registered in ${where_}: ${missing.join('; ')}`,
@@ -130,8 +139,13 @@ function mcpEntry(json: Json | undefined): Json | undefined {
   return isObject(entry) ? entry : undefined;
 }
 
-/** The MCP server registered and runnable. */
-export function checkMcp(where: TargetEnv) {
+/** What the Claude Code checks say when mnemo is installed for other clients only. */
+function notForClaudeCode(otherClients: readonly string[]): string {
+  return `Claude Code: not registered; mnemo is installed for ${otherClients.join(', ')} (see clients)`;
+}
+
+/** The MCP server registered and runnable (see {@link checkHooks} for `otherClients`). */
+export function checkMcp(where: TargetEnv, otherClients: readonly string[] = []) {
   const files = [installTargets('user', where).files];
   try {
     files.push(installTargets('project', where).files);
@@ -158,6 +172,7 @@ export function checkMcp(where: TargetEnv) {
     }
     return pass(`registered in ${file.path}`);
   }
+  if (otherClients.length > 0) return pass(notForClaudeCode(otherClients));
   return fail(
     `no "${MCP_SERVER_NAME}" server in ${mcpFiles.map((file) => file.path).join(', ')}`,
     'Run `mnemo install` (or `mnemo install --scope project` inside the project).',

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import type { App } from '../../app/open-app.js';
 import type { Config } from '../../config/config.js';
 import { MemoryError } from '../../core/errors.js';
+import { CLIENT_NAMES } from '../../core/install/clients.js';
 import { checkBackups } from '../../doctor/check-backups.js';
+import { checkClients, findClientInstalls } from '../../doctor/check-clients.js';
 import { checkEngine } from '../../doctor/check-engine.js';
 import { checkEmbedder, checkNode, checkRoundTrip, checkStore } from '../../doctor/check-parts.js';
 import { checkHooks, checkMcp } from '../../doctor/check-registration.js';
@@ -69,12 +71,18 @@ export async function doctor(ctx: CliContext, options: DoctorCliOptions): Promis
 
 function appChecks(ctx: CliContext, app: App, backups: DoctorCheck): DoctorCheck[] {
   const where = { env: ctx.io.env, userHome: homedir(), cwd: ctx.io.cwd };
+  // Read once: the Claude Code checks need to know whether mnemo is installed elsewhere instead.
+  let clients: ReturnType<typeof findClientInstalls> | undefined;
+  const clientFindings = () =>
+    (clients ??= findClientInstalls({ ...where, mnemoHome: app.config.home }));
+  const others = () => [...new Set(clientFindings().map((f) => CLIENT_NAMES[f.client]))];
   return [
     { name: 'node', run: () => Promise.resolve(checkNode(process.version)) },
     { name: 'store', run: () => checkStore(app) },
     backups,
-    { name: 'hooks', run: () => Promise.resolve(checkHooks(where)) },
-    { name: 'mcp', run: () => Promise.resolve(checkMcp(where)) },
+    { name: 'hooks', run: () => Promise.resolve(checkHooks(where, others())) },
+    { name: 'mcp', run: () => Promise.resolve(checkMcp(where, others())) },
+    { name: 'clients', run: () => Promise.resolve(checkClients(clientFindings())) },
     { name: 'engine', run: () => checkEngine(app) },
     { name: 'embedder', run: () => checkEmbedder(app) },
     { name: 'vectors', run: () => checkVectors(app) },

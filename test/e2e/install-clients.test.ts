@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parse as parseJsoncText } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 
+import { HOOK_TEST_ENV, hookFixture } from '../helpers/hook-fixtures.js';
 import { snapshotTree } from '../helpers/install-files.js';
 import { REPO_ROOT, runProcess, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -318,6 +319,43 @@ describe('the launcher', () => {
     );
     expect(tools).toContain('remember');
     expect((await run(moved, ['uninstall', '--client', 'cursor'])).code).toBe(0);
+    expect(snapshotTree(h.userHome)).toEqual(before);
+    expect(snapshotTree(join(h.home, 'bin'))).toEqual({});
+  });
+
+  it('Claude Code: the settings run the launcher, not the checkout; a hook through it captures; uninstall is byte for byte and takes the launcher', async () => {
+    const h = newHome();
+    const settingsPath = join(h.userHome, '.claude', 'settings.json');
+    mkdirSync(dirname(settingsPath), { recursive: true });
+    writeFileSync(
+      settingsPath,
+      '{\n  "model": "opus",\n  "permissions": { "allow": ["Bash(npm test)"] }\n}\n',
+    );
+    const before = snapshotTree(h.userHome);
+    await ok(h, ['install']);
+    for (const file of [settingsPath, join(h.userHome, '.claude.json')]) {
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain(launcherOf(h));
+      expect(text).not.toContain(REPO_ROOT);
+      expect(text).not.toContain(process.execPath);
+    }
+    const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
+    const command = settings.hooks['PostToolUse']
+      ?.flatMap((g) => g.hooks.map((x) => x.command))
+      .find((line) => line.endsWith(' hook post-tool-use'));
+    expect(command).toBe(`${launcherOf(h)} hook post-tool-use`);
+    // Run exactly as Claude Code does: the command line through a shell, the recorded Edit on stdin.
+    const result = await runProcess('/bin/sh', ['-c', command ?? 'false'], {
+      env: { ...h.env, ...HOOK_TEST_ENV },
+      cwd: h.project,
+      input: JSON.stringify(hookFixture('post-tool-use-edit', { cwd: h.project })),
+    });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    const rows = await withStore(h.home, (app) => app.store.listMemories({ limit: 5 }));
+    expect(rows.map((m) => [m.origin, m.originTool])).toEqual([['local_edit', 'Edit']]);
+    await ok(h, ['uninstall']);
     expect(snapshotTree(h.userHome)).toEqual(before);
     expect(snapshotTree(join(h.home, 'bin'))).toEqual({});
   });

@@ -10,7 +10,7 @@
  * there; everything is then reported on the held-out split (projects 3–5, odd negative prompts).
  * Progress to stderr; the report (and the constants to paste) to stdout.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     'tune-conversations': { type: 'string', default: '3' },
     depth: { type: 'string', default: '10' },
     'cache-dir': { type: 'string', default: '.bench-cache' },
+    /** Writes every recorded query (its hits' evidence and whether each is needed) as JSON. */
+    dump: { type: 'string' },
   },
 });
 const depth = Number(args.depth);
@@ -112,6 +114,8 @@ function negativeSplit(id: string): 'tune' | 'held-out' {
   const i = negatives.prompts.findIndex((p) => p.id === id);
   return i % 2 === 0 ? 'tune' : 'held-out';
 }
+
+if (args.dump !== undefined) writeFileSync(args.dump, JSON.stringify(queries));
 
 const out: string[] = ['# mnemo relevance calibration', ''];
 out.push(

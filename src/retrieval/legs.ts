@@ -3,7 +3,7 @@
  * scoring happen afterwards in pure code. A leg that cannot run says why, for `recall --explain`.
  */
 import type { Bm25fParams } from '../core/ranking/bm25f.js';
-import { conceptQuery, conceptsOf } from '../core/text/concepts.js';
+import { conceptQuery, conceptsOf, cueCoverage } from '../core/text/concepts.js';
 import { extractCodeTerms, queryTerms } from '../core/text/identifiers.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { LexicalHit, MemoryStore, SearchOptions } from '../store/store.js';
@@ -24,6 +24,8 @@ export interface LegsResult {
   hasCode: boolean;
   /** The query vector of each vector leg that ran, for scoring candidates the leg did not return. */
   queryVectors: Map<'vector' | 'words', Float32Array>;
+  /** The share of the query a concept-leg hit answers by naming a member (core/text/concepts.ts `cueCoverage`). */
+  conceptCoverage: number;
 }
 
 export interface LegDeps {
@@ -126,7 +128,7 @@ export async function runLegs(
   const queryVectors = new Map<'vector' | 'words', Float32Array>();
   if (vector.query !== undefined) queryVectors.set('vector', vector.query);
   if (words.query !== undefined) queryVectors.set('words', words.query);
-  return { legs, reports, hasCode, queryVectors };
+  return { legs, reports, hasCode, queryVectors, conceptCoverage: cueCoverage(query, concepts) };
 }
 
 /** Why the words leg is off in a process that has no word embedder. */

@@ -1,7 +1,8 @@
 /**
  * The evidence calibrated relevance reads (core/ranking/relevance.ts), gathered from one recall's legs
  * and fusion: the word index's body coverage, the vector leg's cosine standardised against the rest of
- * the pool (only for a sentence model the dense model was fit for), the fused lead over the best other candidate, and whether the concept leg found it.
+ * the pool (only for a sentence model the dense model was fit for), the fused lead over the best other
+ * candidate, and whether the concept leg found it (whose hit covers the cue's share of the query).
  */
 import { CALIBRATED_DENSE_MODELS, type RelevanceEvidence } from '../core/ranking/relevance.js';
 import type { FusedHit } from '../core/ranking/rrf.js';
@@ -16,6 +17,11 @@ export function relevanceEvidence(
   fused: readonly FusedHit[],
   /** The vector leg's model: its evidence counts only for a model the dense model was fit for. */
   vectorModel?: string,
+  /**
+   * The share of the query a concept-leg hit answers by naming a member of the kind the query asks
+   * about: such a hit covers at least that much, as it holds no word of the cue itself.
+   */
+  conceptCoverage = 0,
 ): Map<string, Omit<RelevanceEvidence, 'rank'>> {
   const byName = new Map(legs.map((leg) => [leg.name, leg]));
   const coverage = new Map<string, number>();
@@ -23,6 +29,10 @@ export function relevanceEvidence(
     coverage.set(hit.id, (hit as { coverage?: number }).coverage ?? 0);
   }
   const concept = new Set((byName.get('concept')?.hits ?? []).map((hit) => hit.id));
+  const cueShare = Math.max(0, Math.min(1, conceptCoverage));
+  if (cueShare > 0) {
+    for (const id of concept) coverage.set(id, Math.max(coverage.get(id) ?? 0, cueShare));
+  }
   const dense =
     vectorModel !== undefined && CALIBRATED_DENSE_MODELS.includes(vectorModel)
       ? byName.get('vector')

@@ -317,6 +317,8 @@ describe('retrieve: the concept leg', () => {
     });
     expect(report.hits[0]?.memory.id).toBe(pnpm);
     expect(report.hits[0]?.ranks.concept).toBe(1);
+    // The question is all cue, so the memory naming a member answers all of it.
+    expect(report.hits[0]?.evidence).toMatchObject({ coverage: 1, bestCoverage: 1, concept: true });
     expect(report.hits.map((h) => h.memory.id)).toContain(pgPackage);
     expect(report.legs.find((leg) => leg.name === 'concept')).toMatchObject({
       ran: true,

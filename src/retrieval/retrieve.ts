@@ -162,7 +162,7 @@ export async function retrieveDetailed(
   );
   const tuning = deps.tuning ?? RECALL_TUNING;
   const options = { ...request.filters, scope: request.scope, limit: depth };
-  const { legs, reports, hasCode, queryVectors } = await runLegs(deps, query, {
+  const { legs, reports, hasCode, queryVectors, conceptCoverage } = await runLegs(deps, query, {
     ...options,
     lexicalLimit: tuning.lexicalDepth,
     ...(tuning.lexicalPool === undefined ? {} : { lexicalPool: tuning.lexicalPool }),
@@ -237,7 +237,7 @@ export async function retrieveDetailed(
     }));
     scored = mmrRerank(pool, { limit: request.limit, ...(lambda === undefined ? {} : { lambda }) });
   }
-  const evidence = relevanceEvidence(legs, exact, fused, deps.embedder?.model);
+  const evidence = relevanceEvidence(legs, exact, fused, deps.embedder?.model, conceptCoverage);
   const hits = scored.slice(0, request.limit).map((hit, i) =>
     toRankedHit(hit, byId.get(hit.id)!, {
       coverage: 0,

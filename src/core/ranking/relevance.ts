@@ -14,7 +14,8 @@
  *   for a clear first place, negative below it;
  * - `rank` (read as log2) and `bestCoverage`, the best coverage of any candidate: how much of the query
  *   the store answers at all, which is what tells a question about this project from chit-chat;
- * - `concept`: the concept leg found it (it names a tool of the kind the query asks about).
+ * - `concept`: the concept leg found it (it names a tool of the kind the query asks about); its
+ *   coverage then counts the cue's words as held (core/text/concepts.ts `cueCoverage`).
  *
  * The value is a logistic of a linear score, one model per path (lexical evidence only, and with a
  * dense leg), fit by `npm run bench:calibrate` on tuning splits and checked on held-out ones
@@ -60,22 +61,22 @@ export const CALIBRATED_DENSE_MODELS: readonly string[] = ['use-lite-512'];
 /** Fit by `npm run bench:calibrate` (bench/calibrate/run.ts); see docs/benchmarks.md for the split. */
 export const RELEVANCE_MODELS: Readonly<Record<EvidencePath, RelevanceModel>> = {
   lexical: {
-    intercept: -3.034,
-    coverage: 1.828,
+    intercept: -3.057,
+    coverage: 1.959,
     similarityZ: 0,
-    lead: 0.124,
-    concept: 0.761,
-    rank: -0.358,
-    bestCoverage: 1.684,
+    lead: 0.122,
+    concept: 0.568,
+    rank: -0.355,
+    bestCoverage: 1.645,
   },
   dense: {
-    intercept: -4.158,
-    coverage: 1.321,
-    similarityZ: 0.806,
-    lead: 0.079,
-    concept: 0.453,
-    rank: -0.202,
-    bestCoverage: 1.333,
+    intercept: -4.173,
+    coverage: 1.404,
+    similarityZ: 0.809,
+    lead: 0.078,
+    concept: 0.42,
+    rank: -0.199,
+    bestCoverage: 1.314,
   },
 };
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { termOf, words } from './analyze.js';
-import { conceptQuery, CONCEPTS, conceptsOf, MAX_CONCEPTS_PER_QUERY } from './concepts.js';
+import {
+  conceptQuery,
+  CONCEPTS,
+  conceptsOf,
+  cueCoverage,
+  MAX_CONCEPTS_PER_QUERY,
+} from './concepts.js';
 
 describe('conceptsOf', () => {
   it('names the concept a question asks about by its kind', () => {
@@ -40,5 +46,22 @@ describe('CONCEPTS', () => {
       const terms = concept.members.map(termOf);
       expect(new Set(terms).size).toBe(terms.length);
     }
+  });
+});
+
+describe('cueCoverage', () => {
+  it('is the share of the query the cue names: all of a bare cue, part of a longer question', () => {
+    const ask = (query: string) => cueCoverage(query, conceptsOf(query));
+    expect(ask('which package manager')).toBe(1);
+    // "package" and "manager" of the terms package, manager, orders, service.
+    expect(ask('which package manager does the orders service use')).toBeCloseTo(2 / 5);
+  });
+
+  it('is 0 without a concept or without query terms', () => {
+    expect(cueCoverage('which package manager', [])).toBe(0);
+    expect(cueCoverage('the social media campaign', conceptsOf('the social media campaign'))).toBe(
+      0,
+    );
+    expect(cueCoverage('', CONCEPTS.slice(0, 1))).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  * This only adds candidates and ranking evidence; it never decides what is stored, trusted or injected.
  * Pure and bounded: a fixed table, queries scanned up to `MAX_CONCEPT_SCAN_CHARS`.
  */
-import { words } from './analyze.js';
+import { analyzeQuery, words } from './analyze.js';
 
 export interface Concept {
   /** Stable name, shown in `recall --explain`. */
@@ -170,4 +170,25 @@ export function conceptsOf(query: string): Concept[] {
 /** The lexical query of the concepts' members. */
 export function conceptQuery(concepts: readonly Concept[]): string {
   return [...new Set(concepts.flatMap((concept) => concept.members))].join(' ');
+}
+
+/**
+ * The share of the query's terms (analyzeQuery) that are words of a cue by which it names one of
+ * `concepts`: what a memory naming a member of that concept answers of the query although it holds
+ * none of those words ("which package manager" is all cue, so "We use pnpm" answers all of it).
+ * Unweighted by idf, so a cue never counts for more than its words' share of the query. 0 without a
+ * concept or a query term.
+ */
+export function cueCoverage(query: string, concepts: readonly Concept[]): number {
+  const terms = analyzeQuery(query);
+  if (terms.length === 0 || concepts.length === 0) return 0;
+  const said = ` ${words(query.slice(0, MAX_CONCEPT_SCAN_CHARS)).join(' ')} `;
+  const cueTerms = new Set<string>();
+  for (const concept of concepts) {
+    for (const cue of concept.cues) {
+      if (!said.includes(` ${cue} `)) continue;
+      for (const term of analyzeQuery(cue)) cueTerms.add(term);
+    }
+  }
+  return terms.filter((term) => cueTerms.has(term)).length / terms.length;
 }

@@ -14,10 +14,13 @@ const MAX_DEPTH = 5;
 const PER_WORKTREE = /^(?:HEAD|refs\/bisect\/|refs\/worktree\/|refs\/rewritten\/)/;
 
 /**
- * HEAD's commit id; null when the branch has no commit yet; undefined when the files do not say (a
- * reftable repository, an unreadable or malformed ref): ask `git rev-parse HEAD` then, off the hot path.
+ * HEAD's commit id; null when the branch has no commit yet, or when the git directory has no HEAD file
+ * (git itself takes such a directory for no repository, so no `git` process could name a commit of
+ * this working tree); undefined when the files do not say (a reftable repository, an unreadable or
+ * malformed ref): ask `git rev-parse HEAD` then, off the hot path.
  */
 export function readHead(git: GitLocation): string | null | undefined {
+  if (!existsSync(join(git.gitDir, 'HEAD'))) return null;
   if (existsSync(join(git.commonDir, 'reftable'))) return undefined;
   let ref = 'HEAD';
   for (let depth = 0; depth < MAX_DEPTH; depth += 1) {

@@ -1,5 +1,6 @@
 /**
- * Opens the SQLite memory store: the only module that imports `better-sqlite3` and `sqlite-vec`. It
+ * Opens the SQLite memory store: the only module that imports `better-sqlite3` and `sqlite-vec` (their
+ * native files found by sqlite-native.ts). It
  * creates the directory (0700) and file (0600) if missing, sets the PRAGMAs, loads sqlite-vec, applies
  * migrations (backup first, older pre-migration backups rotated) and hands a `SqliteLike` to
  * `SqliteMemoryStore`. `connectSqlite` gives the backups (sqlite-backup.ts) a bare connection. Replacing
@@ -9,7 +10,6 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
 
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
@@ -23,6 +23,7 @@ import { translateSqliteError } from './sqlite-errors.js';
 import { ensureLexicalIndex, lexicalIndexStale } from './sqlite-lexical.js';
 import type { SqliteLike, SqliteValue } from './sqlite-like.js';
 import { migrate } from './sqlite-migrate.js';
+import { loadVecThroughPackage, nativeFiles } from './sqlite-native.js';
 import { MIGRATIONS, VIEWS } from './sqlite-schema.js';
 import { SqliteMemoryStore } from './sqlite-store.js';
 import { immediateTransaction } from './sqlite-tx.js';
@@ -157,15 +158,22 @@ export interface ConnectOptions {
   fileMustExist?: boolean;
 }
 
-/** Opens `path` (created unless `fileMustExist`/`readonly`) with sqlite-vec loaded. Throws driver errors. */
+/**
+ * Opens `path` (created unless `fileMustExist`/`readonly`) with sqlite-vec loaded. Throws driver errors.
+ * The native files are the ones the packages would load, found directly where possible
+ * (sqlite-native.ts).
+ */
 export function connectSqlite(path: string, options: ConnectOptions = {}): SqliteLike {
+  const native = nativeFiles();
   const raw = new Database(path, {
     timeout: options.timeoutMs ?? 5000,
     readonly: options.readonly === true,
     fileMustExist: options.fileMustExist === true || options.readonly === true,
+    ...(native.driver === undefined ? {} : { nativeBinding: native.driver }),
   });
   try {
-    sqliteVec.load(raw);
+    if (native.vec === undefined) loadVecThroughPackage(raw);
+    else raw.loadExtension(native.vec);
   } catch (error) {
     raw.close();
     throw error;

@@ -107,6 +107,45 @@ describe('sqlite migrations', () => {
     expect((error as Error).message).toMatch(/v1 \(initial\).*does not match.*restore a backup/);
   });
 
+  it('writes out the sha256 of every released step, so an open compares without hashing', () => {
+    for (const migration of MIGRATIONS) {
+      expect(
+        migration.checksum,
+        `sqlite-schema.ts: v${migration.version} needs checksum '${migrationChecksum(migration)}'`,
+      ).toBe(migrationChecksum(migration));
+    }
+  });
+
+  it('refuses a store whose recorded step differs from a written-out checksum, and hashes a step without one', () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+    const db = asSqliteLike(openRawSqlite(path));
+    const clock = new ManualClock();
+    const steps: Migration[] = [{ version: 1, name: 'one', sql: 'CREATE TABLE one (x INTEGER);' }];
+    migrate(db, { path, clock, migrations: steps, views: [] });
+    const hashed = migrationChecksum(steps[0]!);
+    // Recorded as hashed; reopened with the same checksum written out, and without it: both accepted.
+    expect(
+      migrate(db, { path, clock, migrations: [{ ...steps[0]!, checksum: hashed }], views: [] })
+        .applied,
+    ).toEqual([]);
+    expect(migrate(db, { path, clock, migrations: steps, views: [] }).applied).toEqual([]);
+    let refused: unknown;
+    try {
+      migrate(db, {
+        path,
+        clock,
+        migrations: [{ ...steps[0]!, checksum: 'f'.repeat(64) }],
+        views: [],
+      });
+    } catch (error) {
+      refused = error;
+    }
+    expect(isMemoryError(refused, 'MIGRATION_FAILED')).toBe(true);
+    db.close();
+  });
+
   it('refuses to adopt a SQLite file that is not a mnemo store', async () => {
     const foreign = freshPath();
     mkdirSync(dirname(foreign), { recursive: true });

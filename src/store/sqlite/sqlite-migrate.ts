@@ -2,7 +2,7 @@
  * Applies the schema migrations of `sqlite-schema.ts` (threat model S1): each step in its own
  * `BEGIN IMMEDIATE` transaction with its `schema_migrations` row and `PRAGMA user_version`, a
  * `VACUUM INTO` backup before upgrading an existing store, checksums of applied steps verified on every
- * open, and a refusal to touch a schema newer than this build. Safe when several processes open a fresh
+ * open (against each step's written-out `checksum`, so an open hashes nothing), and a refusal to touch a schema newer than this build. Safe when several processes open a fresh
  * store at once: the version is re-read under the write lock.
  */
 import { createHash } from 'node:crypto';
@@ -39,8 +39,14 @@ const BOOKKEEPING = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at TEXT NOT NULL
 )`;
 
+/** sha256 of the step's `sql` (hex), hashed here: what an applied step records. */
 export function migrationChecksum(migration: Migration): string {
   return createHash('sha256').update(migration.sql, 'utf8').digest('hex');
+}
+
+/** The checksum an applied step must have recorded: its written-out `checksum`, else hashed. */
+function expectedChecksum(migration: Migration): string {
+  return migration.checksum ?? migrationChecksum(migration);
 }
 
 export function readUserVersion(db: SqliteLike): number {
@@ -187,7 +193,7 @@ function verifyChecksums(
   for (const migration of migrations) {
     if (migration.version > version) break;
     const checksum = byVersion.get(migration.version);
-    const expected = migrationChecksum(migration);
+    const expected = expectedChecksum(migration);
     if (checksum !== expected) {
       throw new MemoryError(
         'MIGRATION_FAILED',

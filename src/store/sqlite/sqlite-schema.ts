@@ -20,6 +20,12 @@ export interface Migration {
    * transaction. Not covered by the checksum: it must stay idempotent on the rows `sql` leaves.
    */
   backfill?: (db: SqliteLike, context: MigrationContext) => void;
+  /**
+   * sha256 of `sql` (hex), written out so that opening a store compares the recorded checksums without
+   * hashing every step again (and loading `node:crypto`) in each hook; a test checks it against `sql`.
+   * Without it the migrator hashes `sql` itself.
+   */
+  checksum?: string;
 }
 
 /** What a backfill may use beyond the database. */
@@ -415,16 +421,68 @@ CREATE INDEX injections_author ON injections (author_user, seq);
 
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: 'initial', sql: V1 },
-  { version: 2, name: 'write-path', sql: V2 },
-  { version: 3, name: 'identifier-terms', sql: V3 },
-  { version: 4, name: 'injection-ledger', sql: V4 },
-  { version: 5, name: 'code-anchors', sql: V5 },
-  { version: 6, name: 'teams', sql: V6, backfill: rekeyProjects },
-  { version: 7, name: 'source-address', sql: V7, backfill: backfillSourceV7 },
-  { version: 8, name: 'recall-quality', sql: V8 },
-  { version: 9, name: 'session-start-indexes', sql: V9 },
-  { version: 10, name: 'ledger-author', sql: V10 },
+  {
+    version: 1,
+    name: 'initial',
+    sql: V1,
+    checksum: '7caa55e7a0fbc07e88f5afbc6d129c261f10e761aad9296da4bae6fb0cce0a22',
+  },
+  {
+    version: 2,
+    name: 'write-path',
+    sql: V2,
+    checksum: '3d3d6b68a3c17b89ef8befa7fcafa5c0f3bcc56df83b1504be07c8d1fa902c40',
+  },
+  {
+    version: 3,
+    name: 'identifier-terms',
+    sql: V3,
+    checksum: '0fc1dce9176cfd55244339202010307a5e18a9b92dae5b4e7e9ebcb1a100be36',
+  },
+  {
+    version: 4,
+    name: 'injection-ledger',
+    sql: V4,
+    checksum: '8cc436400d174ce9d87272a9615ef359900a0c8faa7a12df2cd2b7612cdcf25d',
+  },
+  {
+    version: 5,
+    name: 'code-anchors',
+    sql: V5,
+    checksum: '6beade8ecd93502b8c877d055243fc6b3cfdea230d7c2221643e75caa78cd7f5',
+  },
+  {
+    version: 6,
+    name: 'teams',
+    sql: V6,
+    backfill: rekeyProjects,
+    checksum: '3e61900130bf8795e603da9a4bb89154f0ed86ba72dddb7eb37994452fb34fd7',
+  },
+  {
+    version: 7,
+    name: 'source-address',
+    sql: V7,
+    backfill: backfillSourceV7,
+    checksum: 'd5b8dcf4feae0200fc50a21406951ad2894c20e9d013fbae0ff358c0abc611e0',
+  },
+  {
+    version: 8,
+    name: 'recall-quality',
+    sql: V8,
+    checksum: 'd1a8965a0083621e24b7e77ef6ac79c04d08fc63bdee46399085eff0a36d18b7',
+  },
+  {
+    version: 9,
+    name: 'session-start-indexes',
+    sql: V9,
+    checksum: 'f3112955243ad53adccd07987ae4dc0e2285a3cd4d6f3e99e9b9ba7dc38c47d3',
+  },
+  {
+    version: 10,
+    name: 'ledger-author',
+    sql: V10,
+    checksum: 'e1584adb842256ca5e4fbbc4437f1feb17c2cd40d0ab2a36bbc7c56efe078c4c',
+  },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

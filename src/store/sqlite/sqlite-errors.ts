@@ -29,6 +29,12 @@ function primaryCode(error: unknown): number | undefined {
   return undefined;
 }
 
+/** True for SQLITE_BUSY/SQLITE_LOCKED (and their extended codes): another connection holds the lock. */
+export function isBusyError(error: unknown): boolean {
+  const code = primaryCode(error);
+  return code === SQLITE_BUSY || code === SQLITE_LOCKED;
+}
+
 /** True for a UNIQUE/PRIMARY KEY/CHECK violation: callers turn the ones they expect into CONFLICT. */
 export function isConstraintError(error: unknown): boolean {
   return primaryCode(error) === SQLITE_CONSTRAINT;

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { asSqliteLike, openRawSqlite } from '../../../test/fixtures/sqlite/raw-sqlite.js';
+import { holdExclusiveLock } from '../../../test/helpers/hold-lock.js';
 import { isMemoryError } from '../../core/errors.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { verifyAuditChain } from './sqlite-audit.js';
@@ -63,6 +64,51 @@ describe('openSqliteStore', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('mmap_size', { simple: true })).toBe(MMAP_SIZE_BYTES);
     db.close();
+  });
+
+  // SQLite answers the switch to WAL with SQLITE_BUSY at once while another process writes, without
+  // waiting on busy_timeout: a second process opening a fresh store beside a writer used to fail.
+  describe('switching to WAL while another process writes a rollback-journal file', () => {
+    const rollbackFile = () => {
+      const path = freshPath();
+      mkdirSync(dirname(path), { recursive: true });
+      const seed = openRawSqlite((writeFileSync(path, ''), path));
+      seed.exec('CREATE TABLE t (x)');
+      seed.close();
+      return path;
+    };
+
+    it('waits for the writer within the busy timeout and ends in WAL', async () => {
+      const path = rollbackFile();
+      const writer = await holdExclusiveLock(path, { begin: 'BEGIN IMMEDIATE', releaseAfterMs: 300 });
+      const db = openRawSqlite(path);
+      try {
+        configureConnection(asSqliteLike(db), 10_000);
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      } finally {
+        db.close();
+        await writer.release();
+      }
+    });
+
+    it('gives up with SQLITE_BUSY once the busy timeout has passed', async () => {
+      const path = rollbackFile();
+      const writer = await holdExclusiveLock(path, { begin: 'BEGIN IMMEDIATE' });
+      const db = openRawSqlite(path);
+      try {
+        let failure: unknown;
+        try {
+          configureConnection(asSqliteLike(db), 100);
+        } catch (error) {
+          failure = error;
+        }
+        expect((failure as { code?: string } | undefined)?.code).toMatch(/^SQLITE_BUSY/);
+      } finally {
+        db.close();
+        await writer.release();
+      }
+      expect(readFileSync(path).subarray(18, 20)).toEqual(Buffer.from([1, 1]));
+    });
   });
 
   it('leaves a store in WAL mode on disk', async () => {

@@ -80,7 +80,10 @@ describe('openSqliteStore', () => {
 
     it('waits for the writer within the busy timeout and ends in WAL', async () => {
       const path = rollbackFile();
-      const writer = await holdExclusiveLock(path, { begin: 'BEGIN IMMEDIATE', releaseAfterMs: 300 });
+      const writer = await holdExclusiveLock(path, {
+        begin: 'BEGIN IMMEDIATE',
+        releaseAfterMs: 300,
+      });
       const db = openRawSqlite(path);
       try {
         configureConnection(asSqliteLike(db), 10_000);

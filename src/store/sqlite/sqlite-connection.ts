@@ -43,7 +43,8 @@ function switchToWal(db: SqliteLike, busyTimeoutMs: number): void {
 }
 
 // Connections are opened synchronously; a blocking wait keeps that contract without spinning the CPU.
-const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+let sleepCell: Int32Array | undefined;
 function sleepSync(ms: number): void {
+  sleepCell ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(sleepCell, 0, 0, ms);
 }

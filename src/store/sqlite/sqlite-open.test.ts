@@ -72,7 +72,8 @@ describe('openSqliteStore', () => {
     const rollbackFile = () => {
       const path = freshPath();
       mkdirSync(dirname(path), { recursive: true });
-      const seed = openRawSqlite((writeFileSync(path, ''), path));
+      writeFileSync(path, '');
+      const seed = openRawSqlite(path);
       seed.exec('CREATE TABLE t (x)');
       seed.close();
       return path;

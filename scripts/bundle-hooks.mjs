@@ -2,14 +2,16 @@
 // after tsc:
 //
 // - dist/cli/mnemo.cjs, from src/cli/bin.ts: the `mnemo` executable, CommonJS so a hook never starts
-//   Node's ES-module loader. It runs a hook's bundle and imports dist/cli/main.js (tsc's) for the rest.
+//   Node's ES-module loader. It forwards a hook to the engine, runs a hook's bundle through
+//   dist/cli/hook-bundle-loader.cjs (its own file, so a forwarded hook never compiles it) and imports
+//   dist/cli/main.js (tsc's) for the rest.
 // - dist/hook-bundles/<name>.cjs, from src/hooks/entry/<name>.ts: one CommonJS file per hook with what
 //   it runs before it would open the store, compiled through V8's code cache by
 //   src/cli/hook-bundle-loader.ts; what it imports dynamically is in <name>.direct.chunk.cjs (below).
 // - External packages (native drivers, anything not listed below) stay `require` calls, made when the
 //   module that imports them is initialised: the SQLite driver loads when the store is opened.
-// - Node's own modules that Node has not loaded by itself at start-up are reached through getters that
-//   `require` them on first use, so `node:crypto` or `node:os` load only in a hook that hashes or needs
+// - Node's own modules that Node has not loaded by itself at start-up are reached through a proxy that
+//   `require`s them on the first property read, so `node:crypto` or `node:os` load only in a hook that hashes or needs
 //   the home directory.
 // - Only small pure-JS packages are bundled (valibot, ulid).
 // - `import.meta.url` is the bundle's own URL; the bundles sit at the depth of dist/<folder>/, so
@@ -38,7 +40,7 @@ function packageName(path) {
   return path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** Packages stay external; Node's modules become a module of lazy getters (`lazy-builtin` namespace). */
+/** Packages stay external; Node's modules become lazy stand-ins (`lazy-builtin` namespace). */
 const externals = (lazyBuiltins) => ({
   name: 'externals',
   setup(bundler) {
@@ -48,7 +50,7 @@ const externals = (lazyBuiltins) => ({
       if (builtin) {
         const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
         // A module that is itself a function or class (`node:events`) is its own default export,
-        // which an object of getters cannot stand in for: it stays a plain `require`.
+        // which a plain object cannot stand in for: it stays a plain `require`.
         const lazy =
           lazyBuiltins &&
           !LOADED_AT_START.has(path.slice('node:'.length).split('/')[0]) &&
@@ -59,18 +61,24 @@ const externals = (lazyBuiltins) => ({
         ? undefined
         : { path: args.path, external: true };
     });
-    bundler.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
-      const names = Object.keys(require(args.path)).filter((name) =>
-        /^[A-Za-z_$][\w$]*$/.test(name),
-      );
-      const getters = names
-        .map((name) => `  ${name}: { enumerable: true, get: () => load().${name} },`)
-        .join('\n');
-      return {
-        contents: `let loaded;\nconst load = () => (loaded ??= require(${JSON.stringify(args.path)}));\nObject.defineProperties(module.exports, {\n${getters}\n});\n`,
-        loader: 'js',
-      };
-    });
+    // The module's exports are an empty object whose prototype is a proxy onto the real module, loaded
+    // on the first property read. Nothing is defined per name: esbuild's import interop copies a
+    // module's own properties at every import site, and the getters it used to copy for each of
+    // `node:crypto`'s 50-odd names were a measurable share of a forwarded hook's start-up.
+    bundler.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: [
+        'let loaded;',
+        `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+        'module.exports = Object.create(',
+        '  new Proxy({}, {',
+        '    get: (_, name) => (name === "__esModule" ? undefined : load()[name]),',
+        '    has: (_, name) => name in load(),',
+        '  }),',
+        ');',
+        '',
+      ].join('\n'),
+      loader: 'js',
+    }));
   },
 });
 
@@ -203,13 +211,38 @@ const cliModules = {
     );
   },
 };
+/** The executable requires the hook-bundle loader from its own CommonJS file, only when it runs a bundle. */
+const LOADER_FILE = 'hook-bundle-loader.cjs';
+const loaderApart = {
+  name: 'loader-apart',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\/hook-bundle-loader\.js$/ }, (args) =>
+      args.importer.endsWith('bin.ts') ? { path: LOADER_FILE, namespace: 'cli-part' } : undefined,
+    );
+    bundler.onResolve({ filter: /.*/, namespace: 'cli-part' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    bundler.onLoad({ filter: /.*/, namespace: 'cli-part' }, (args) => stub(args.path));
+  },
+};
+const loader = await build({
+  ...common,
+  entryPoints: [`${root}src/cli/hook-bundle-loader.ts`],
+  outfile: `${root}dist/cli/${LOADER_FILE}`,
+  plugins: [cliModules, externals(true)],
+});
 const bin = await build({
   ...common,
   entryPoints: [`${root}src/cli/bin.ts`],
   outfile: `${root}dist/cli/mnemo.cjs`,
-  plugins: [cliModules, externals(true)],
+  plugins: [loaderApart, cliModules, externals(true)],
 });
-for (const [file, output] of Object.entries({ ...outputs, ...bin.metafile.outputs })) {
+for (const [file, output] of Object.entries({
+  ...outputs,
+  ...loader.metafile.outputs,
+  ...bin.metafile.outputs,
+})) {
   console.log(`bundle ${file.replace(/^.*dist\//, '')}: ${Math.round(output.bytes / 1024)} KiB`);
 }
 if (process.env.MNEMO_BUNDLE_REPORT) {

@@ -6,7 +6,8 @@
  *
  * `mnemo hook <event>`: with the engine up, a hook the engine answers whole is forwarded to it and this
  * process loads nothing else (hooks/forward-hook.ts). Otherwise, or when the forward fails, the hook's
- * bundle runs through V8's code cache (hook-bundle-loader.ts) with the stdin already read. Every other
+ * bundle runs through V8's code cache (hook-bundle-loader.ts, a CommonJS file of its own that a forwarded
+ * hook never loads) with the stdin already read. Every other
  * command, and a hook without a usable bundle, goes to the CLI (main.js), an ES module loaded on demand.
  */
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { forwardHook, isForwardedHook } from '../hooks/forward-hook.js';
 import { handOverHook } from '../hooks/hook-handover.js';
 import { HOOK_DEADLINE_MS, hookDeadlineFromEnv } from '../hooks/hook-limits.js';
-import { runHookBundle } from './hook-bundle-loader.js';
 
 /** Forwards the hook to the engine; true when it answered and its output is printed. */
 async function forwarded(event: string, env: NodeJS.ProcessEnv): Promise<boolean> {
@@ -42,6 +42,8 @@ async function run(argv: readonly string[]): Promise<void> {
       process.exitCode = 0;
       return;
     }
+    // Its own file (dist/cli/hook-bundle-loader.cjs): a hook the engine answered never compiles it.
+    const { runHookBundle } = await import('./hook-bundle-loader.js');
     const bundleDir = fileURLToPath(new URL('../hook-bundles/', import.meta.url));
     if (await runHookBundle(event, { bundleDir, env: process.env })) {
       process.exitCode = 0;

@@ -81,8 +81,11 @@ async function readStdin(): Promise<CappedBytes> {
 function mnemoVariables(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   let count = 0;
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || !MNEMO_VARIABLE.test(name)) continue;
+  // Names first: reading every value of `process.env` is a call into Node per variable.
+  for (const name of Object.keys(env)) {
+    if (!MNEMO_VARIABLE.test(name)) continue;
+    const value = env[name];
+    if (value === undefined) continue;
     if (value.length > MAX_VARIABLE_CHARS || ++count > MAX_FORWARDED_VARIABLES) return undefined;
     out[name] = value;
   }

@@ -75,8 +75,10 @@ describe('hook process loading (built binary)', () => {
     );
     expect(loaded()).toContain('node:net');
     expect(loaded()).not.toContain('better-sqlite3');
-    // Forwarded whole by the executable: the hook's bundle was never loaded.
+    // Forwarded whole by the executable: the hook's bundle was never loaded, nor the loader that
+    // would compile it (dist/cli/hook-bundle-loader.cjs, the only requirer of node:vm there).
     expect(compiledScripts(t)).toEqual([]);
+    expect(loaded()).not.toContain('node:vm');
     const stored = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
     expect(stored.map((memory) => memory.origin)).toEqual(['local_edit']);
   });

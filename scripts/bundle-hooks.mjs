@@ -3,7 +3,8 @@
 //
 // - dist/cli/mnemo.cjs, from src/cli/bin.ts: the `mnemo` executable, CommonJS so a hook never starts
 //   Node's ES-module loader. It forwards a hook to the engine, runs a hook's bundle through
-//   dist/cli/hook-bundle-loader.cjs (its own file, so a forwarded hook never compiles it) and imports
+//   dist/cli/hook-bundle-loader.cjs (its own file, so a forwarded hook never compiles it), maps another
+//   client's hook payload with dist/cli/client-hook-plan.cjs (its own file too) and imports
 //   dist/cli/main.js (tsc's) for the rest.
 // - dist/hook-bundles/<name>.cjs, from src/hooks/entry/<name>.ts: one CommonJS file per hook with what
 //   it runs before it would open the store, compiled through V8's code cache by
@@ -211,14 +212,30 @@ const cliModules = {
     );
   },
 };
-/** The executable requires the hook-bundle loader from its own CommonJS file, only when it runs a bundle. */
-const LOADER_FILE = 'hook-bundle-loader.cjs';
-const loaderApart = {
-  name: 'loader-apart',
+/**
+ * The executable's parts that only some runs need, each its own CommonJS file that it requires when it
+ * needs it: the hook-bundle loader (a hook the engine answered never compiles it) and the mapping of
+ * another client's hook payload (a Claude Code hook never reads it).
+ */
+const CLI_PARTS = {
+  './hook-bundle-loader.js': {
+    file: 'hook-bundle-loader.cjs',
+    source: 'cli/hook-bundle-loader.ts',
+  },
+  '../hooks/clients/plan-client-hook.js': {
+    file: 'client-hook-plan.cjs',
+    source: 'hooks/clients/plan-client-hook.ts',
+  },
+};
+const partsApart = {
+  name: 'parts-apart',
   setup(bundler) {
-    bundler.onResolve({ filter: /^\.\/hook-bundle-loader\.js$/ }, (args) =>
-      args.importer.endsWith('bin.ts') ? { path: LOADER_FILE, namespace: 'cli-part' } : undefined,
-    );
+    bundler.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const part = CLI_PARTS[args.path];
+      return part !== undefined && args.importer.endsWith('bin.ts')
+        ? { path: part.file, namespace: 'cli-part' }
+        : undefined;
+    });
     bundler.onResolve({ filter: /.*/, namespace: 'cli-part' }, (args) => ({
       path: args.path,
       external: true,
@@ -226,21 +243,25 @@ const loaderApart = {
     bundler.onLoad({ filter: /.*/, namespace: 'cli-part' }, (args) => stub(args.path));
   },
 };
-const loader = await build({
-  ...common,
-  entryPoints: [`${root}src/cli/hook-bundle-loader.ts`],
-  outfile: `${root}dist/cli/${LOADER_FILE}`,
-  plugins: [cliModules, externals(true)],
-});
+const parts = {};
+for (const part of Object.values(CLI_PARTS)) {
+  const result = await build({
+    ...common,
+    entryPoints: [`${root}src/${part.source}`],
+    outfile: `${root}dist/cli/${part.file}`,
+    plugins: [cliModules, externals(true)],
+  });
+  Object.assign(parts, result.metafile.outputs);
+}
 const bin = await build({
   ...common,
   entryPoints: [`${root}src/cli/bin.ts`],
   outfile: `${root}dist/cli/mnemo.cjs`,
-  plugins: [loaderApart, cliModules, externals(true)],
+  plugins: [partsApart, cliModules, externals(true)],
 });
 for (const [file, output] of Object.entries({
   ...outputs,
-  ...loader.metafile.outputs,
+  ...parts,
   ...bin.metafile.outputs,
 })) {
   console.log(`bundle ${file.replace(/^.*dist\//, '')}: ${Math.round(output.bytes / 1024)} KiB`);

@@ -70,7 +70,8 @@ function injects(event: ForwardedHookEvent): boolean {
   return event === 'session-start' || event === 'user-prompt-submit';
 }
 
-async function readStdin(): Promise<CappedBytes> {
+/** The process's stdin under the hook's byte cap. */
+export async function readHookStdin(): Promise<CappedBytes> {
   return (
     (await readStdinDirect(HOOK_MAX_INPUT_BYTES)) ??
     (await readCapped(process.stdin, HOOK_MAX_INPUT_BYTES))
@@ -144,7 +145,7 @@ export async function forwardHook(
   const home = resolveMnemoHome(options.env);
   const engine = findEngine(home);
   if (!engine.found) return { status: 'not_sent', reason: engine.reason, engineUsable: false };
-  const input = (options.readInput ?? readStdin)();
+  const input = (options.readInput ?? readHookStdin)();
   // The full path gets a settled or a failed read alike; the failure is its to log.
   input.catch(() => undefined);
   const started = Date.now();

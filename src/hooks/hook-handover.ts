@@ -1,8 +1,9 @@
 /**
  * What the executable's forwarding client (forward-hook.ts, in cli/bin.ts) hands the hook's full path
- * in the same process: the stdin it already read, what it learnt of the engine, and the deadline it
- * started. Kept on `globalThis` under a registered symbol because the full path runs from another
- * bundled copy of these modules (a hook bundle, or the CLI when no bundle loads).
+ * in the same process: the stdin it already read, what it learnt of the engine, the deadline it
+ * started, and for another client's hook where its output goes. Kept on `globalThis` under a registered
+ * symbol because the full path runs from another bundled copy of these modules (a hook bundle, or the
+ * CLI when no bundle loads).
  */
 import type { CappedBytes } from './read-capped.js';
 
@@ -10,6 +11,8 @@ export interface HookHandover {
   input?: Promise<CappedBytes>;
   /** As RunHookOptions.engine. */
   engine?: 'skip' | 'unanswered';
+  /** Where the hook's output goes instead of stdout (a client hook's, renamed for its event or dropped). */
+  stdout?: { write(text: string): unknown };
   /** When the hook's deadline passes (ms since the epoch): the forward's time counts against it. */
   deadlineAt: number;
 }

@@ -12,15 +12,7 @@
  */
 import * as v from 'valibot';
 
-/** Envelope keys that claim privileges. Claude Code never sends them; their presence means a forged payload. */
-export const RESERVED_CLAIM_KEYS = [
-  'force',
-  'deliberate',
-  'write_class',
-  'origin',
-  'origin_tool',
-  'trust',
-] as const;
+import { RESERVED_CLAIM_KEYS } from './claim-keys.js';
 
 const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 const optionalText = (max: number) => v.optional(v.pipe(v.string(), v.maxLength(max)));

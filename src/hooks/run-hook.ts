@@ -183,6 +183,8 @@ function withHandover(options: RunHookOptions): RunHookOptions {
     ...options,
     input: options.input ?? handover.input,
     engine: options.engine ?? handover.engine,
+    // The executable's choice for this process's hook (a client's output, renamed or dropped) wins.
+    ...(handover.stdout === undefined ? {} : { stdout: handover.stdout }),
     deadlineMs: options.deadlineMs ?? leftMs,
   };
 }

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { Memory } from '../../src/core/memory.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
-import { FIXTURE_CWD, HOOK_TEST_ENV } from '../helpers/hook-fixtures.js';
-import { REPO_ROOT, type RunResult, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { clientPayload as payload, runClientHookBin } from '../helpers/client-hook-fixtures.js';
+import { REPO_ROOT, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
@@ -24,36 +24,6 @@ const CURSOR_SESSION = 'cursor:8c1f2e4a-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const GEMINI_SESSION = 'gemini:c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f';
 const REMEMBERED = 'The cart total multiplies price by quantity.';
 const HOSTILE = 'HOSTILE-CLIENT-MARKER';
-/** Where the recorded payloads' mnemo home was; re-rooted to the test's home like the project. */
-const FIXTURE_MNEMO_HOME = '/home/dev/.mnemo';
-
-/** A recorded client payload, re-rooted at the test's project and mnemo home, with fields patched. */
-function payload(
-  h: TestHome,
-  client: 'cursor' | 'gemini',
-  name: string,
-  patch: Record<string, unknown> = {},
-): Record<string, unknown> {
-  const text = readFileSync(
-    join(REPO_ROOT, 'test', 'fixtures', 'clients', 'hooks', client, `${name}.json`),
-    'utf8',
-  );
-  const rerooted = text.split(FIXTURE_CWD).join(h.project).split(FIXTURE_MNEMO_HOME).join(h.home);
-  return { ...(JSON.parse(rerooted) as Record<string, unknown>), ...patch };
-}
-
-function runClientHook(
-  h: TestHome,
-  client: string,
-  event: string,
-  input: Record<string, unknown> | string,
-): Promise<RunResult> {
-  return h.run(['hook', '--client', client, event], {
-    input: typeof input === 'string' ? input : JSON.stringify(input),
-    env: HOOK_TEST_ENV,
-  });
-}
-
 /** Runs a client hook that must exit 0 and print nothing. */
 async function quiet(
   h: TestHome,
@@ -61,7 +31,11 @@ async function quiet(
   event: string,
   input: Record<string, unknown> | string,
 ): Promise<void> {
-  expect(await runClientHook(h, client, event, input)).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(await runClientHookBin(h, client, event, input)).toEqual({
+    code: 0,
+    stdout: '',
+    stderr: '',
+  });
 }
 
 function allRows(h: TestHome): Promise<Memory[]> {
@@ -227,7 +201,7 @@ describe('mnemo hook --client gemini (built binary)', () => {
       'Decision: orders.status stays a Postgres enum; new states need a migration.',
     ]);
     expect(remembered.code, remembered.stderr).toBe(0);
-    const result = await runClientHook(
+    const result = await runClientHookBin(
       h,
       'gemini',
       'SessionStart',

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { pingEngine } from '../../src/engine/engine-client.js';
+import { clientPayload, runClientHookBin } from '../helpers/client-hook-fixtures.js';
 import { useEngines } from '../helpers/engine-process.js';
 import { expectQuietHook, hookFixture, runHookBin } from '../helpers/hook-fixtures.js';
 import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
@@ -44,6 +45,18 @@ function compiledScripts(t: TestHome): string[] {
         .map((name) => name.replace(/\.v8cache$/, ''))
         .sort()
     : [];
+}
+
+async function quietClientHook(
+  t: TestHome,
+  event: string,
+  input: Record<string, unknown>,
+): Promise<void> {
+  expect(await runClientHookBin(t, 'gemini', event, input)).toEqual({
+    code: 0,
+    stdout: '',
+    stderr: '',
+  });
 }
 
 describe('hook process loading (built binary)', () => {
@@ -81,6 +94,36 @@ describe('hook process loading (built binary)', () => {
     expect(loaded()).not.toContain('node:vm');
     const stored = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
     expect(stored.map((memory) => memory.origin)).toEqual(['local_edit']);
+  });
+
+  it('hands a Gemini CLI edit to the running engine, mapped in the executable, without the driver', async () => {
+    const { t, loaded } = recordingHome();
+    await engines.start(t, ['--idle-exit', '0'], {
+      NODE_OPTIONS: '',
+      MNEMO_TEST_REQUIRES_FILE: '',
+    });
+    await quietClientHook(t, 'AfterTool', clientPayload(t, 'gemini', 'AfterTool.replace'));
+    expect(loaded()).toContain('node:net');
+    expect(loaded()).toContain('file:mnemo.cjs');
+    expect(loaded()).toContain('file:client-hook-plan.cjs');
+    expect(loaded()).not.toContain('file:hook-bundle-loader.cjs');
+    expect(loaded()).not.toContain('better-sqlite3');
+    expect(compiledScripts(t)).toEqual([]);
+    const stored = await withStore(t.home, (app) => app.store.listMemories({ limit: 10 }));
+    expect(stored.map((memory) => [memory.origin, memory.sessionId])).toEqual([
+      ['local_edit', 'gemini:c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f'],
+    ]);
+  });
+
+  it('never reads the client mapping for a Claude Code hook', async () => {
+    const { t, loaded } = recordingHome();
+    await expectQuietHook(
+      t,
+      'post-tool-use',
+      hookFixture('post-tool-use-read', { cwd: t.project }),
+    );
+    expect(loaded()).toContain('file:mnemo.cjs');
+    expect(loaded()).not.toContain('file:client-hook-plan.cjs');
   });
 
   it('loads the driver when the event must write and no engine runs', async () => {

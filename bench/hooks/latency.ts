@@ -67,6 +67,8 @@ function executableOf(checkout: string): string {
 }
 const BEFORE_BIN = args.before === undefined ? undefined : executableOf(args.before);
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/hooks/', import.meta.url));
+/** Gemini CLI's recorded payloads, in FIXTURES' terms. */
+const GEMINI = '../clients/hooks/gemini/';
 const FIXTURE_CWD = '/home/dev/work/acme-api';
 const HASH_DIMS = 256;
 
@@ -118,7 +120,7 @@ function hookSteps(project: string, bin: string, label: string, home?: string): 
     patch: (value: Record<string, unknown>, run: number) => void,
   ): Step => ({
     name: `${label}${name}`,
-    argv: [bin, 'hook', event],
+    argv: [bin, 'hook', ...event.split(' ')],
     input: (run) => payload(project, fixture, (value) => patch(value, run)),
     ...(home === undefined ? {} : { home }),
   });
@@ -158,6 +160,27 @@ function hookSteps(project: string, bin: string, label: string, home?: string): 
         value['session_id'] = `r-${run}`;
       },
     ),
+    // Another client's hooks: mapped onto mnemo's hook of the same meaning, then the same paths.
+    hook(
+      'hook --client gemini AfterTool (edit capture)',
+      '--client gemini AfterTool',
+      `${GEMINI}AfterTool.replace`,
+      (value, run) => {
+        value['session_id'] = `g-${run}`;
+        const input = value['tool_input'] as Record<string, unknown>;
+        input['file_path'] = `${project}/src/bench/gemini-${run}.ts`;
+      },
+    ),
+    hook(
+      'hook --client gemini BeforeAgent (prompt recall)',
+      '--client gemini BeforeAgent',
+      `${GEMINI}BeforeAgent`,
+      (value, run) => {
+        value['session_id'] = `gp-${run}`;
+        // Claude Code's prompt, so the two rows differ only by the client's mapping.
+        value['prompt'] = "Why does GET /orders return 500 after yesterday's migration?";
+      },
+    ),
   ];
 }
 
@@ -168,7 +191,7 @@ function hookSteps(project: string, bin: string, label: string, home?: string): 
  * forwarded) and with the spool emptied before each sample, as the started engine drains it.
  */
 function spooledEditStep(project: string, home: string): Step {
-  const [, , edit] = hookSteps(project, BIN, '');
+  const edit = hookSteps(project, BIN, '').find((step) => step.name.includes('(Edit capture)'));
   if (edit === undefined) throw new Error('no Edit step');
   let sampled = false;
   return {

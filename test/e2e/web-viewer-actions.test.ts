@@ -319,7 +319,7 @@ describe('web viewer actions in Chromium (issue 24)', () => {
     await shot(page, 'session-timeline');
   }, 180_000);
 
-  it('never makes "Approve all" the primary button for a source marked hostile', async () => {
+  it('never makes "Approve all" the primary button for a source marked hostile, nor shows one group’s list under another’s name', async () => {
     const { t, page, base } = await open('acme-hostile');
     await page.goto(`${base}#/review?by=domain&key=evil-cdn.example`);
     await page.waitForSelector('.bulk .hostile');
@@ -333,13 +333,27 @@ describe('web viewer actions in Chromium (issue 24)', () => {
       'quiet',
     );
     await shot(page, 'review-hostile');
-    // A plain documentation site is not marked: approving it is the primary choice there.
+    // A plain documentation site is not marked: approving it is the primary choice there. Its list is
+    // held back until the page was checked: under the new key, nothing of the hostile group's list,
+    // marks or buttons may stand while the new one loads.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/api\/review\?.*key=node-postgres\.com/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${base}#/review?by=domain&key=node-postgres.com`);
-    await page.waitForSelector('.bulk');
-    // The new key shows at once while the previous group's list (also 2 memories) is still on screen
-    // until the new one arrives: wait for the marks to go, not for the count.
+    await expect.poll(() => page.locator('.bulk code').innerText()).toBe('node-postgres.com');
+    expect(await page.locator('.bulk').innerText()).toContain('…');
+    expect(await page.locator('.bulk .hostile').count()).toBe(0);
+    expect(await page.locator('.bulk button').count()).toBe(0);
+    expect(await page.locator('.memory-item').count()).toBe(0);
+    expect(await page.getByText('Loading…').count()).toBe(1);
+    release();
     await expect.poll(() => page.locator('.bulk').innerText()).toContain('2 memories');
-    await expect.poll(() => page.locator('.bulk .hostile').count()).toBe(0);
+    expect(await page.locator('.bulk .hostile').count()).toBe(0);
     expect(await page.locator('.bulk button.primary').innerText()).toBe('Approve all');
     expect(
       await withStore(t.home, (app) => app.store.countMemories({ quarantine: ['pending'] })),

@@ -48,6 +48,9 @@ export function Review({ project, params }: { project: string | null; params: Re
       limit: LIMIT,
     }),
   );
+  // Only the list answered for this group: the previous group's list, its marks and its buttons must
+  // never stand under the new group's name while the new one loads.
+  const page = list.current;
   const groups = useApi<{ groups: GroupCount[] }>(
     by === undefined ? null : apiPath('review/groups', { project, state, by }),
   );
@@ -173,15 +176,15 @@ export function Review({ project, params }: { project: string | null; params: Re
           {key === undefined || by === undefined ? null : (
             <div class="bulk" role="group" aria-label="Act on the whole group">
               <p>
-                <strong>{count(list.data?.total ?? 0, 'memory')}</strong> from {groupLabel}{' '}
-                <code>{key}</code>
+                <strong>{page === undefined ? '…' : count(page.total, 'memory')}</strong> from{' '}
+                {groupLabel} <code>{key}</code>
               </p>
-              {list.data?.marks?.hostile === true ? (
+              {page === undefined ? null : page.marks?.hostile === true ? (
                 <>
                   <div class="hostile" role="note">
                     <strong>This source is marked hostile:</strong>
                     <ul>
-                      {list.data.marks.marks.map((m) => (
+                      {page.marks.marks.map((m) => (
                         <li key={m.mark}>
                           {m.count} {m.meaning}
                         </li>
@@ -191,7 +194,7 @@ export function Review({ project, params }: { project: string | null; params: Re
                   <button
                     type="button"
                     class="primary danger"
-                    disabled={busy || list.data.total === 0}
+                    disabled={busy || page.total === 0}
                     onClick={() => void bulk('purge')}
                   >
                     Purge everything from this {purgeNoun}
@@ -199,7 +202,7 @@ export function Review({ project, params }: { project: string | null; params: Re
                   <button
                     type="button"
                     class="quiet"
-                    disabled={busy || list.data.total === 0}
+                    disabled={busy || page.total === 0}
                     onClick={() => void bulk('approve')}
                   >
                     Approve all anyway
@@ -210,7 +213,7 @@ export function Review({ project, params }: { project: string | null; params: Re
                   <button
                     type="button"
                     class="primary"
-                    disabled={busy || (list.data?.total ?? 0) === 0}
+                    disabled={busy || page.total === 0}
                     onClick={() => void bulk('approve')}
                   >
                     Approve all
@@ -218,7 +221,7 @@ export function Review({ project, params }: { project: string | null; params: Re
                   <button
                     type="button"
                     class="danger"
-                    disabled={busy || (list.data?.total ?? 0) === 0}
+                    disabled={busy || page.total === 0}
                     onClick={() => void bulk('purge')}
                   >
                     Purge everything from this {purgeNoun}
@@ -229,12 +232,12 @@ export function Review({ project, params }: { project: string | null; params: Re
             </div>
           )}
           {list.error === undefined ? null : <Problem error={list.error} />}
-          {list.data === undefined ? (
+          {page === undefined ? (
             <p aria-live="polite">Loading…</p>
           ) : (
             <>
               <MemoryList
-                memories={list.data.items}
+                memories={page.items}
                 empty={state === 'pending' ? 'Nothing awaits review.' : 'No memories here.'}
                 actions={(memory) => (
                   <>
@@ -265,9 +268,9 @@ export function Review({ project, params }: { project: string | null; params: Re
                 )}
               />
               <Pager
-                total={list.data.total}
-                offset={list.data.offset}
-                limit={list.data.limit}
+                total={page.total}
+                offset={page.offset}
+                limit={page.limit}
                 noun="memory"
                 onPage={(next) => go({ offset: next, key, by })}
               />

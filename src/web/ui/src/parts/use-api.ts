@@ -3,7 +3,10 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { CHANGED_EVENT, get } from '../api.js';
 
 export interface Loaded<T> {
+  /** The last answer, kept while another path loads (a pager does not flicker). */
   data: T | undefined;
+  /** `data` as answered for the current path: what a page must show when it speaks of that path. */
+  current: T | undefined;
   error: Error | undefined;
   loading: boolean;
   reload: () => void;
@@ -17,7 +20,13 @@ export function useApi<T>(
   path: string | null,
   options: { refreshOnChange?: boolean } = {},
 ): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({
+  const [state, setState] = useState<{
+    data?: T;
+    /** The path `data` was answered for. */
+    of?: string;
+    error?: Error;
+    loading: boolean;
+  }>({
     loading: path !== null,
   });
   const [tick, setTick] = useState(0);
@@ -29,7 +38,7 @@ export function useApi<T>(
     let live = true;
     setState((previous) => ({ ...previous, loading: true, error: undefined }));
     get<T>(path).then(
-      (data) => live && setState({ data, loading: false }),
+      (data) => live && setState({ data, of: path, loading: false }),
       (error: unknown) =>
         live &&
         setState({
@@ -47,5 +56,11 @@ export function useApi<T>(
     addEventListener(CHANGED_EVENT, reload);
     return () => removeEventListener(CHANGED_EVENT, reload);
   }, [options.refreshOnChange, reload]);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  return {
+    data: state.data,
+    current: state.of === path ? state.data : undefined,
+    error: state.error,
+    loading: state.loading,
+    reload,
+  };
 }

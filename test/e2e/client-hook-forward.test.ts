@@ -6,8 +6,8 @@
  * is checked is state: rows, taint, the spool, which scripts the process compiled, what the engine was
  * sent, and what the client reads on stdout.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -16,11 +16,15 @@ import { clientPayload, runClientHookBin } from '../helpers/client-hook-fixtures
 import { useEngines } from '../helpers/engine-process.js';
 import { type FakeEngine, okReply, startFakeEngine } from '../helpers/fake-engine.js';
 import { allRows, logText, spooledFiles, summedCounters } from '../helpers/home-state.js';
-import { type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { HOOK_TEST_ENV } from '../helpers/hook-fixtures.js';
+import { runProcess, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { copyBuiltPackage } from '../helpers/package-copy.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 const engines = useEngines();
+const tempDir = useTempDirs();
 const fakes: FakeEngine[] = [];
 afterEach(async () => {
   for (const fake of fakes.splice(0)) await fake.stop();
@@ -198,6 +202,50 @@ describe('Gemini CLI hooks with no engine (built binary)', () => {
       'post-tool-use.direct.chunk.v8cache',
       'post-tool-use.v8cache',
     ]);
+  });
+
+  it('with no usable bundle, the CLI runs the mapped hook on the mapped payload, its output still Gemini’s', async () => {
+    const t = hashHome();
+    const bin = copyBuiltPackage(join(tempDir('mnemo-pkg-'), 'package'));
+    const bundles = join(dirname(bin), '..', 'hook-bundles');
+    rmSync(join(bundles, 'post-tool-use.cjs'));
+    rmSync(join(bundles, 'user-prompt-submit.cjs'));
+    const run = (event: string, input: Record<string, unknown>) =>
+      runProcess(process.execPath, [bin, 'hook', '--client', 'gemini', event], {
+        input: JSON.stringify(input),
+        env: { ...t.env, ...HOOK_TEST_ENV },
+        cwd: t.project,
+      });
+    expect(await run('AfterTool', clientPayload(t, 'gemini', 'AfterTool.replace'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await rowsOf(t)).toEqual([EDIT_ROW]);
+    mkdirSync(join(t.project, '.git'), { recursive: true });
+    await withStore(t.home, (app) =>
+      app.store.remember({
+        content: DECISION,
+        projectKey: t.project,
+        kind: 'decision',
+        origin: 'user',
+      }),
+    );
+    const prompt = await run(
+      'BeforeAgent',
+      clientPayload(t, 'gemini', 'BeforeAgent', {
+        prompt: 'GET /orders returns 500 after the migration: was the orders index dropped?',
+      }),
+    );
+    expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    // Gemini's event name, not the UserPromptSubmit of the hook that answered.
+    const out = JSON.parse(prompt.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
+    expect(out.hookSpecificOutput.hookEventName).toBe('BeforeAgent');
+    expect(out.hookSpecificOutput.additionalContext).toContain('orders index was dropped');
+    // Neither bundle ran: the CLI did.
+    expect(compiledScripts(t)).toEqual([]);
   });
 
   it('logs an event it does not answer, prints nothing and stores nothing', async () => {

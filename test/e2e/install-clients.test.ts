@@ -5,7 +5,7 @@
  * under the home. The MCP server is then started exactly as each written config says, through the
  * launcher, by the real MCP SDK client.
  */
-import { cpSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { HOOK_TEST_ENV, hookFixture } from '../helpers/hook-fixtures.js';
 import { snapshotTree } from '../helpers/install-files.js';
 import { REPO_ROOT, runProcess, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
+import { copyBuiltPackage } from '../helpers/package-copy.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { withStore } from '../helpers/test-app.js';
 
@@ -272,14 +273,6 @@ describe('mnemo install --client --scope project', () => {
 
 describe('the launcher', () => {
   /** A copy of the built package at `dir`, resolving its dependencies from the repository. */
-  function copyPackage(dir: string): string {
-    mkdirSync(dir, { recursive: true });
-    cpSync(join(REPO_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
-    cpSync(join(REPO_ROOT, 'package.json'), join(dir, 'package.json'));
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
-    return join(dir, 'dist', 'cli', 'mnemo.cjs');
-  }
-
   it('survives moving the install source: a re-install rewrites only the launcher, and uninstall is still byte for byte', async () => {
     const h = newHome();
     const cursorMcp = join(h.userHome, '.cursor', 'mcp.json');
@@ -287,7 +280,7 @@ describe('the launcher', () => {
     recorded(h, c);
     const before = snapshotTree(h.userHome);
     const root = tempDir('mnemo-pkg-');
-    const first = copyPackage(join(root, 'checkout-a'));
+    const first = copyBuiltPackage(join(root, 'checkout-a'));
     const run = (bin: string, args: string[]) =>
       runProcess(process.execPath, [bin, ...args], { env: h.env, cwd: h.project });
     expect((await run(first, ['install', '--client', 'cursor'])).code).toBe(0);

@@ -5,8 +5,10 @@
  * `--set` values then runs the production `retrieve()` over every question with that tuning (strict
  * protocol), so what is measured is exactly what ships. Keys: k1, b, context (BM25F context weight:
  * the index's column weight), lines (BM25F weight of each context line by position, `0.5/0.5/0.3/0.1`),
- * contextRef (body length in terms up to which the context keeps its weight, or none), lexical, vector, words, identifierPlain, session, entity, lexicalDepth, lexicalPool, fusion (score|rrf),
- * normalisation (zscore|minmax), and depth (the request's candidate depth per leg; default max(30, 3 × limit)).
+ * contextRef (body length in terms up to which the context keeps its weight, or none), lexicalSpread
+ * (the lexical leg's smallest z-score deviation, BM25 points), lexical, vector, words, identifierPlain,
+ * session, entity, lexicalDepth, lexicalPool, fusion (score|rrf), normalisation (zscore|minmax), and
+ * depth (the request's candidate depth per leg; default max(30, 3 × limit)).
  *
  * Tuning happens on conversations 0–4 only: held-out conversations are refused unless
  * `--allow-held-out` is given, so that a sweep cannot quietly choose on them.
@@ -76,6 +78,8 @@ function tuningOf(choice: Record<string, string>): RecallTuning {
     else if (key === 'lines') t.bm25f = { ...t.bm25f, contextLines: raw.split('/').map(Number) };
     else if (key === 'contextRef')
       t.bm25f = { ...t.bm25f, ...(raw === 'none' ? {} : { contextReference: Number(raw) }) };
+    else if (key === 'lexicalSpread')
+      t.smallPool = { ...t.smallPool, lexical: { ...t.smallPool['lexical'], minSpread: n } };
     else if (key === 'fusion') t.fusion = raw as RecallTuning['fusion'];
     else if (key === 'normalisation') t.normalisation = raw as RecallTuning['normalisation'];
     else if (

@@ -14,7 +14,6 @@ import { cosineSimilarity } from '../core/ranking/cosine.js';
 import { mmrRerank } from '../core/ranking/mmr.js';
 import { entityPrior, queryEntities, sessionPrior } from '../core/ranking/priors.js';
 import {
-  LEG_SMALL_POOL,
   LEG_WEIGHTS,
   RECALL_RRF_K,
   RECALL_TUNING,
@@ -203,7 +202,9 @@ export async function retrieveDetailed(
           hits: leg.hits,
           weight: weightOf(leg.name),
           ...(exact.has(leg.name) ? { scoresOnly: exact.get(leg.name) } : {}),
-          ...(LEG_SMALL_POOL[leg.name] === undefined ? {} : { scale: LEG_SMALL_POOL[leg.name] }),
+          ...(tuning.smallPool[leg.name] === undefined
+            ? {}
+            : { scale: tuning.smallPool[leg.name] }),
         }),
       ),
       {

@@ -5,6 +5,7 @@
  * numbers"); conversations 5–9 are held out and were used to check, never to choose.
  */
 import { type Bm25fParams, RECALL_BM25F } from './bm25f.js';
+import type { LegScale } from './score-fusion.js';
 
 /**
  * RRF k for recall. The RRF paper's 60 makes neighbouring ranks nearly equal (1/61 vs 1/62), so a leg's
@@ -110,37 +111,8 @@ export interface RecallTuning {
    * least the lexical depth. Undefined: the store's default, `lexicalPool` (core/ranking/bm25f.ts).
    */
   lexicalPool?: number;
-}
-
-export const RECALL_TUNING: RecallTuning = {
-  fusion: 'score',
-  normalisation: 'zscore',
-  weights: {
-    lexical: 1,
-    identifierCode: 1,
-    identifierPlain: 0.1,
-    words: 0.3,
-    concept: 1.5,
-    rerank: 2,
-  },
-  session: 0.3,
-  entity: 0.7,
-  bm25f: RECALL_BM25F,
-  lexicalDepth: 50,
-};
-
-/**
- * Score-fusion weight of a sentence model's vector leg; models not measured here count fully. USE lite
- * 0.5 since its vectors hold a vector per context line (retrieval/embed-pending.ts): on LoCoMo 0–4 with
- * words 0.3 and entity 0.7, USE 0.2 / 0.3 / 0.5 / 0.7 scored R@10 / MRR@10 0.856 / 0.579,
- * 0.859 / 0.581, **0.868 / 0.580**, 0.868 / 0.580 (one vector of the whole context: 0.2 was best).
- */
-export const SCORE_VECTOR_WEIGHTS = { hash: 0.1, useLite: 0.5, other: 1 } as const;
-
-export function scoreVectorWeight(model: string): number {
-  if (/^hash-v\d+-\d+$/u.test(model)) return SCORE_VECTOR_WEIGHTS.hash;
-  if (model === 'use-lite-512') return SCORE_VECTOR_WEIGHTS.useLite;
-  return SCORE_VECTOR_WEIGHTS.other;
+  /** How each leg's raw scores are read on a small pool (`LEG_SMALL_POOL`). */
+  smallPool: Readonly<Record<string, LegScale>>;
 }
 
 /**
@@ -159,3 +131,35 @@ export const LEG_SMALL_POOL: Readonly<Record<string, { missing?: number; minSpre
   words: { minSpread: 0.05 },
   rerank: { minSpread: 0.5 },
 };
+
+export const RECALL_TUNING: RecallTuning = {
+  fusion: 'score',
+  normalisation: 'zscore',
+  weights: {
+    lexical: 1,
+    identifierCode: 1,
+    identifierPlain: 0.1,
+    words: 0.3,
+    concept: 1.5,
+    rerank: 2,
+  },
+  session: 0.3,
+  entity: 0.7,
+  bm25f: RECALL_BM25F,
+  lexicalDepth: 50,
+  smallPool: LEG_SMALL_POOL,
+};
+
+/**
+ * Score-fusion weight of a sentence model's vector leg; models not measured here count fully. USE lite
+ * 0.5 since its vectors hold a vector per context line (retrieval/embed-pending.ts): on LoCoMo 0–4 with
+ * words 0.3 and entity 0.7, USE 0.2 / 0.3 / 0.5 / 0.7 scored R@10 / MRR@10 0.856 / 0.579,
+ * 0.859 / 0.581, **0.868 / 0.580**, 0.868 / 0.580 (one vector of the whole context: 0.2 was best).
+ */
+export const SCORE_VECTOR_WEIGHTS = { hash: 0.1, useLite: 0.5, other: 1 } as const;
+
+export function scoreVectorWeight(model: string): number {
+  if (/^hash-v\d+-\d+$/u.test(model)) return SCORE_VECTOR_WEIGHTS.hash;
+  if (model === 'use-lite-512') return SCORE_VECTOR_WEIGHTS.useLite;
+  return SCORE_VECTOR_WEIGHTS.other;
+}

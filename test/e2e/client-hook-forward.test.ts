@@ -6,16 +6,29 @@
  * is checked is state: rows, taint, the spool, which scripts the process compiled, what the engine was
  * sent, and what the client reads on stdout.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { pingEngine } from '../../src/engine/engine-client.js';
-import { clientPayload, runClientHookBin } from '../helpers/client-hook-fixtures.js';
+import {
+  clientPayload,
+  GEMINI_EDIT_CONTENT,
+  GEMINI_SESSION,
+  runClientHookBin,
+} from '../helpers/client-hook-fixtures.js';
 import { useEngines } from '../helpers/engine-process.js';
-import { type FakeEngine, okReply, startFakeEngine } from '../helpers/fake-engine.js';
-import { allRows, logText, spooledFiles, summedCounters } from '../helpers/home-state.js';
+import { okReply, useFakeEngines } from '../helpers/fake-engine.js';
+import {
+  allRows,
+  compiledScripts,
+  logText,
+  sessionTainted,
+  spooledFiles,
+  summedCounters,
+  withHashEmbedder,
+} from '../helpers/home-state.js';
 import { HOOK_TEST_ENV } from '../helpers/hook-fixtures.js';
 import { runProcess, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { copyBuiltPackage } from '../helpers/package-copy.js';
@@ -25,25 +38,11 @@ import { withStore } from '../helpers/test-app.js';
 const newHome = useTestHomes();
 const engines = useEngines();
 const tempDir = useTempDirs();
-const fakes: FakeEngine[] = [];
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.stop();
-});
+const startFakeEngine = useFakeEngines();
 
-const GEMINI_SESSION = 'gemini:c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f';
 const DECISION = 'GET /orders returns 500 after the migration: the orders index was dropped.';
 
-function hashHome(): TestHome {
-  const t = newHome();
-  Object.assign(t.env, { MNEMO_EMBEDDING_MODEL: 'hash' });
-  return t;
-}
-
-/** Scripts a hook process of this home compiled through the code cache (bundles and chunks). */
-function compiledScripts(t: TestHome): string[] {
-  const dir = join(t.home, 'cache', 'v8');
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
-}
+const hashHome = (): TestHome => withHashEmbedder(newHome());
 
 async function quietGemini(
   t: TestHome,
@@ -57,18 +56,37 @@ async function quietGemini(
   });
 }
 
-function tainted(t: TestHome, session: string): Promise<boolean> {
-  return withStore(t.home, async (app) => (await app.store.getSessionTaint(session)).tainted);
+const tainted = sessionTainted;
+
+/** The decision a prompt worded close to it must receive, in a git project. */
+async function rememberDecision(t: TestHome): Promise<void> {
+  mkdirSync(join(t.project, '.git'), { recursive: true });
+  await withStore(t.home, (app) =>
+    app.store.remember({
+      content: DECISION,
+      projectKey: t.project,
+      kind: 'decision',
+      origin: 'user',
+    }),
+  );
 }
 
-const EDIT_ROW = [
-  'capture',
-  'local_edit',
-  'Edit',
-  GEMINI_SESSION,
-  'Edited src/checkout/cart.ts: - const total = items.reduce((s, i) => s + i.price, 0); / ' +
-    '+ const total = items.reduce((s, i) => s + i.price * i.qty, 0); (1→1 lines)',
-];
+/** Worded close to the decision: how far a paraphrase is injected is bench:inject's to measure. */
+const PROMPT = {
+  prompt: 'GET /orders returns 500 after the migration: was the orders index dropped?',
+};
+
+/** The context a Gemini CLI prompt hook printed: named for Gemini's event, holding the decision. */
+function expectBeforeAgentContext(stdout: string): string {
+  const out = JSON.parse(stdout) as {
+    hookSpecificOutput: { hookEventName: string; additionalContext: string };
+  };
+  expect(out.hookSpecificOutput.hookEventName).toBe('BeforeAgent');
+  expect(out.hookSpecificOutput.additionalContext).toContain('orders index was dropped');
+  return out.hookSpecificOutput.additionalContext;
+}
+
+const EDIT_ROW = ['capture', 'local_edit', 'Edit', GEMINI_SESSION, GEMINI_EDIT_CONTENT];
 
 async function rowsOf(t: TestHome): Promise<unknown[][]> {
   return (await allRows(t)).map((r) => [r.kind, r.origin, r.originTool, r.sessionId, r.content]);
@@ -88,31 +106,17 @@ describe('Gemini CLI hooks with `mnemo serve` up (built binary)', () => {
 
   it('answers a prompt from the engine alone, in the shape Gemini reads, named for its event', async () => {
     const t = hashHome();
-    mkdirSync(join(t.project, '.git'), { recursive: true });
-    await withStore(t.home, (app) =>
-      app.store.remember({
-        content: DECISION,
-        projectKey: t.project,
-        kind: 'decision',
-        origin: 'user',
-      }),
-    );
+    await rememberDecision(t);
     await engines.start(t, ['--idle-exit', '0']);
     const result = await runClientHookBin(
       t,
       'gemini',
       'BeforeAgent',
-      clientPayload(t, 'gemini', 'BeforeAgent', {
-        prompt: 'GET /orders returns 500 after the migration: was the orders index dropped?',
-      }),
+      clientPayload(t, 'gemini', 'BeforeAgent', PROMPT),
     );
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    const out = JSON.parse(result.stdout) as {
-      hookSpecificOutput: { hookEventName: string; additionalContext: string };
-    };
-    expect(out.hookSpecificOutput.hookEventName).toBe('BeforeAgent');
-    expect(out.hookSpecificOutput.additionalContext).toContain('orders index was dropped');
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/mnemo-recall nonce=/);
+    const context = expectBeforeAgentContext(result.stdout);
+    expect(context).toMatch(/mnemo-recall nonce=/);
     expect(compiledScripts(t)).toEqual([]);
     expect((await pingEngine({ home: t.home }, 5000))?.injections).toBe(1);
   });
@@ -147,7 +151,6 @@ describe('Gemini CLI hooks against a stand-in engine (built binary)', () => {
     const fake = await startFakeEngine(t.home, (r) =>
       okReply(r['id'], { stdout: `${JSON.stringify(context)}\n` }),
     );
-    fakes.push(fake);
     // A tool call's answer is dropped: Gemini reads no context there.
     await quietGemini(t, 'BeforeTool', clientPayload(t, 'gemini', 'BeforeTool.remember'));
     const start = await runClientHookBin(
@@ -182,7 +185,6 @@ describe('Gemini CLI hooks against a stand-in engine (built binary)', () => {
   it('spools a capture the engine answered with garbage: exit 0, nothing printed, nothing lost', async () => {
     const t = hashHome();
     const fake = await startFakeEngine(t.home, () => '{"v":1,"surprise":');
-    fakes.push(fake);
     await quietGemini(t, 'AfterTool', clientPayload(t, 'gemini', 'AfterTool.replace'));
     expect(fake.requests.map((r) => r['op'])).toEqual(['hook']);
     expect(spooledFiles(t)).toHaveLength(1);
@@ -222,28 +224,11 @@ describe('Gemini CLI hooks with no engine (built binary)', () => {
       stderr: '',
     });
     expect(await rowsOf(t)).toEqual([EDIT_ROW]);
-    mkdirSync(join(t.project, '.git'), { recursive: true });
-    await withStore(t.home, (app) =>
-      app.store.remember({
-        content: DECISION,
-        projectKey: t.project,
-        kind: 'decision',
-        origin: 'user',
-      }),
-    );
-    const prompt = await run(
-      'BeforeAgent',
-      clientPayload(t, 'gemini', 'BeforeAgent', {
-        prompt: 'GET /orders returns 500 after the migration: was the orders index dropped?',
-      }),
-    );
+    await rememberDecision(t);
+    const prompt = await run('BeforeAgent', clientPayload(t, 'gemini', 'BeforeAgent', PROMPT));
     expect(prompt).toMatchObject({ code: 0, stderr: '' });
     // Gemini's event name, not the UserPromptSubmit of the hook that answered.
-    const out = JSON.parse(prompt.stdout) as {
-      hookSpecificOutput: { hookEventName: string; additionalContext: string };
-    };
-    expect(out.hookSpecificOutput.hookEventName).toBe('BeforeAgent');
-    expect(out.hookSpecificOutput.additionalContext).toContain('orders index was dropped');
+    expectBeforeAgentContext(prompt.stdout);
     // Neither bundle ran: the CLI did.
     expect(compiledScripts(t)).toEqual([]);
   });

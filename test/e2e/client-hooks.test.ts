@@ -14,14 +14,19 @@ import { describe, expect, it } from 'vitest';
 
 import type { Memory } from '../../src/core/memory.js';
 import { resolveAgentTaint } from '../../src/write/resolve-agent-taint.js';
-import { clientPayload as payload, runClientHookBin } from '../helpers/client-hook-fixtures.js';
+import {
+  clientPayload as payload,
+  GEMINI_EDIT_CONTENT,
+  GEMINI_SESSION,
+  runClientHookBin,
+} from '../helpers/client-hook-fixtures.js';
+import { sessionTainted } from '../helpers/home-state.js';
 import { REPO_ROOT, type TestHome, useTestHomes } from '../helpers/mnemo-bin.js';
 import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 
 const CURSOR_SESSION = 'cursor:8c1f2e4a-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
-const GEMINI_SESSION = 'gemini:c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f';
 const REMEMBERED = 'The cart total multiplies price by quantity.';
 const HOSTILE = 'HOSTILE-CLIENT-MARKER';
 /** Runs a client hook that must exit 0 and print nothing. */
@@ -48,9 +53,7 @@ function allRows(h: TestHome): Promise<Memory[]> {
   );
 }
 
-function tainted(h: TestHome, session: string): Promise<boolean> {
-  return withStore(h.home, async (app) => (await app.store.getSessionTaint(session)).tainted);
-}
+const tainted = sessionTainted;
 
 function claim(h: TestHome, content: string) {
   return withStore(h.home, (app) => resolveAgentTaint(app.store, content));
@@ -90,14 +93,7 @@ describe('mnemo hook --client gemini (built binary)', () => {
     await quiet(h, 'gemini', 'AfterTool', payload(h, 'gemini', 'AfterTool.replace'));
     const rows = await allRows(h);
     expect(rows.map((r) => [r.kind, r.origin, r.originTool, r.sessionId, r.content])).toEqual([
-      [
-        'capture',
-        'local_edit',
-        'Edit',
-        GEMINI_SESSION,
-        'Edited src/checkout/cart.ts: - const total = items.reduce((s, i) => s + i.price, 0); / ' +
-          '+ const total = items.reduce((s, i) => s + i.price * i.qty, 0); (1→1 lines)',
-      ],
+      ['capture', 'local_edit', 'Edit', GEMINI_SESSION, GEMINI_EDIT_CONTENT],
     ]);
     expect(await tainted(h, GEMINI_SESSION)).toBe(false);
   });

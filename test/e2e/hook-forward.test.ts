@@ -6,15 +6,22 @@
  * refusal). When the engine answers garbage or goes away mid-call the hook still exits 0, prints nothing
  * it should not, and loses nothing: a capture goes to the spool, an injection reads the store itself.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { pingEngine } from '../../src/engine/engine-client.js';
 import { useEngines } from '../helpers/engine-process.js';
-import { type FakeEngine, okReply, startFakeEngine } from '../helpers/fake-engine.js';
-import { allRows, logText, spooledFiles, summedCounters } from '../helpers/home-state.js';
+import { type FakeEngine, okReply, useFakeEngines } from '../helpers/fake-engine.js';
+import {
+  allRows,
+  compiledScripts,
+  logText,
+  spooledFiles,
+  summedCounters,
+  withHashEmbedder,
+} from '../helpers/home-state.js';
 import {
   expectQuietHook,
   FIXTURE_SESSION,
@@ -26,22 +33,9 @@ import { withStore } from '../helpers/test-app.js';
 
 const newHome = useTestHomes();
 const engines = useEngines();
-const fakes: FakeEngine[] = [];
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.stop();
-});
+const startFakeEngine = useFakeEngines();
 
-function hashHome(): TestHome {
-  const t = newHome();
-  Object.assign(t.env, { MNEMO_EMBEDDING_MODEL: 'hash' });
-  return t;
-}
-
-/** Scripts a hook process of this home compiled through the code cache (bundles and chunks). */
-function compiledScripts(t: TestHome): string[] {
-  const dir = join(t.home, 'cache', 'v8');
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
-}
+const hashHome = (): TestHome => withHashEmbedder(newHome());
 
 function spoolText(t: TestHome): string {
   return spooledFiles(t)
@@ -168,11 +162,8 @@ describe('forwarded hooks with `mnemo serve` up (built binary)', () => {
 });
 
 describe('forwarded hooks with an engine that answers badly (built binary)', () => {
-  async function garbageEngine(t: TestHome): Promise<FakeEngine> {
-    const fake = await startFakeEngine(t.home, () => '{"v":1,"surprise":');
-    fakes.push(fake);
-    return fake;
-  }
+  const garbageEngine = (t: TestHome): Promise<FakeEngine> =>
+    startFakeEngine(t.home, () => '{"v":1,"surprise":');
 
   it('spools a capture the engine answered with garbage: exit 0, nothing printed, nothing lost', async () => {
     const t = hashHome();
@@ -191,7 +182,6 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
   it('spools a hostile tool result the engine dropped, and the drain still quarantines and taints', async () => {
     const t = hashHome();
     const fake = await startFakeEngine(t.home, () => 'close');
-    fakes.push(fake);
     await expectQuietHook(
       t,
       'post-tool-use',
@@ -199,7 +189,6 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
     );
     expect(spooledFiles(t)).toHaveLength(1);
     await fake.stop();
-    fakes.splice(0);
     const { drainSpool } = await import('../../src/spool/drain-spool.js');
     await withStore(t.home, (app) => drainSpool(app));
     expect((await allRows(t)).map((m) => [m.origin, m.quarantine])).toEqual([
@@ -225,10 +214,7 @@ describe('forwarded hooks with an engine that answers badly (built binary)', () 
 
   it('prints exactly what a well-formed answer holds', async () => {
     const t = hashHome();
-    const fake = await startFakeEngine(t.home, (r) =>
-      okReply(r['id'], { stdout: 'from engine\n' }),
-    );
-    fakes.push(fake);
+    await startFakeEngine(t.home, (r) => okReply(r['id'], { stdout: 'from engine\n' }));
     const result = await runHookBin(
       t,
       'session-start',

@@ -8,6 +8,14 @@ import { join } from 'node:path';
 import { FIXTURE_CWD, HOOK_TEST_ENV } from './hook-fixtures.js';
 import { REPO_ROOT, type RunResult, type TestHome } from './mnemo-bin.js';
 
+/** The session of the recorded Gemini CLI payloads, in mnemo's session namespace. */
+export const GEMINI_SESSION = 'gemini:c4d5e6f7-0a1b-4c2d-8e3f-4a5b6c7d8e9f';
+
+/** What the recorded Gemini CLI `AfterTool.replace` is stored as. */
+export const GEMINI_EDIT_CONTENT =
+  'Edited src/checkout/cart.ts: - const total = items.reduce((s, i) => s + i.price, 0); / ' +
+  '+ const total = items.reduce((s, i) => s + i.price * i.qty, 0); (1→1 lines)';
+
 /** Where the recorded payloads' mnemo home was; re-rooted to the test's home like the project. */
 const FIXTURE_MNEMO_HOME = '/home/dev/.mnemo';
 

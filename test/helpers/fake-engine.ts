@@ -8,6 +8,8 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 
+import { afterEach } from 'vitest';
+
 import { enginePaths } from '../../src/engine/engine-paths.js';
 import { ENGINE_PROTOCOL_VERSION } from '../../src/engine/engine-wire.js';
 import { newLockRecord } from '../../src/platform/pid-lock.js';
@@ -74,12 +76,28 @@ export async function startFakeEngine(
     ),
     { mode: 0o600 },
   );
+  let stopped: Promise<void> | undefined;
   return {
     requests,
-    stop: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(paths.lock, { force: true });
-    },
+    // Once: a test may stop its engine early and the cleanup stop it again.
+    stop: () =>
+      (stopped ??= (async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        rmSync(paths.lock, { force: true });
+      })()),
+  };
+}
+
+/** `startFakeEngine` for a test file: every engine a test started is stopped after it. */
+export function useFakeEngines(): typeof startFakeEngine {
+  const started: FakeEngine[] = [];
+  afterEach(async () => {
+    for (const fake of started.splice(0)) await fake.stop();
+  });
+  return async (home, answer) => {
+    const fake = await startFakeEngine(home, answer);
+    started.push(fake);
+    return fake;
   };
 }

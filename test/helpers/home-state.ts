@@ -1,6 +1,7 @@
 /**
  * What a test home holds after a hook ran, read as the user would find it: every memory in the store
- * (any review state, superseded ones too), the day counters summed, the spool files waiting, and the log.
+ * (any review state, superseded ones too), the day counters summed, the spool files waiting, the log,
+ * the scripts compiled through the code cache and a session's taint.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,4 +37,21 @@ export function spooledFiles(t: TestHome): string[] {
 export function logText(t: TestHome): string {
   const file = join(t.home, 'logs', 'mnemo.log');
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+/** The scripts hook processes of the home compiled through the code cache (bundles and chunks), sorted. */
+export function compiledScripts(t: TestHome): string[] {
+  const dir = join(t.home, 'cache', 'v8');
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** Whether the store holds session `session` as tainted. */
+export function sessionTainted(t: TestHome, session: string): Promise<boolean> {
+  return withStore(t.home, async (app) => (await app.store.getSessionTaint(session)).tainted);
+}
+
+/** `t` with the hash embedder: an engine started in it has no model to load. */
+export function withHashEmbedder(t: TestHome): TestHome {
+  Object.assign(t.env, { MNEMO_EMBEDDING_MODEL: 'hash' });
+  return t;
 }

@@ -12,8 +12,8 @@
 // - External packages (native drivers, anything not listed below) stay `require` calls, made when the
 //   module that imports them is initialised: the SQLite driver loads when the store is opened.
 // - Node's own modules that Node has not loaded by itself at start-up are reached through a proxy that
-//   `require`s them on the first property read, so `node:crypto` or `node:os` load only in a hook that hashes or needs
-//   the home directory.
+//   `require`s them on the first property read, so `node:crypto` or `node:os` load only in a hook that
+//   hashes or needs the home directory.
 // - Only small pure-JS packages are bundled (valibot, ulid).
 // - `import.meta.url` is the bundle's own URL; the bundles sit at the depth of dist/<folder>/, so
 //   relative paths (`../cli/main.js`) resolve as they do in tsc's output.

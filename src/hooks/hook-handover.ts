@@ -11,7 +11,7 @@ export interface HookHandover {
   input?: Promise<CappedBytes>;
   /** As RunHookOptions.engine. */
   engine?: 'skip' | 'unanswered';
-  /** Where the hook's output goes instead of stdout (a client hook's, renamed for its event or dropped). */
+  /** Where the hook's output goes instead of stdout: a client hook's, renamed for its event or dropped. */
   stdout?: { write(text: string): unknown };
   /** When the hook's deadline passes (ms since the epoch): the forward's time counts against it. */
   deadlineAt: number;

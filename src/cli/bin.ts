@@ -15,7 +15,7 @@
 import { fileURLToPath } from 'node:url';
 
 import { forwardHook, isForwardedHook, readHookStdin } from '../hooks/forward-hook.js';
-import { handOverHook, type HookHandover } from '../hooks/hook-handover.js';
+import { handOverHook, type HookHandover, takeHookHandover } from '../hooks/hook-handover.js';
 import { HOOK_DEADLINE_MS, hookDeadlineFromEnv } from '../hooks/hook-limits.js';
 import type { CappedBytes } from '../hooks/read-capped.js';
 
@@ -45,10 +45,11 @@ async function forwarded(run: HookRun): Promise<boolean> {
     if (run.input !== undefined || run.stdout !== undefined) handOverHook(handover);
     return false;
   }
+  const { input } = run;
   const outcome = await forwardHook(run.event, {
     env: run.env,
     remainingMs: run.deadlineAt - Date.now(),
-    ...(run.input === undefined ? {} : { readInput: () => run.input as Promise<CappedBytes> }),
+    ...(input === undefined ? {} : { readInput: () => input }),
   });
   if (outcome.status === 'answered') {
     if (outcome.stdout.length > 0) (run.stdout ?? process.stdout).write(outcome.stdout);
@@ -77,8 +78,8 @@ function deadlineOf(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * `hook --client <id> <event>`: true when it ran here. False leaves the CLI a handover and, when the
- * mapped hook has no usable bundle, the arguments of mnemo's own hook to run on it.
+ * `hook --client <id> <event>`: true when it ran here. False leaves the CLI's client hook a handover
+ * holding the client's own payload (and what was learnt of the engine), which it maps again.
  */
 async function clientHook(client: string, event: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const deadlineAt = deadlineOf(env);
@@ -102,8 +103,10 @@ async function clientHook(client: string, event: string, env: NodeJS.ProcessEnv)
   const stdout = clientStdout(plan, event, { write: (text) => process.stdout.write(text) });
   const run = { event: plan.hook, env, deadlineAt, input: Promise.resolve(plan.input), stdout };
   if ((await forwarded(run)) || (await bundled(plan.hook, env))) return true;
-  // The CLI runs mnemo's hook of that name on the handover left above (the mapped payload).
-  process.argv.splice(2, Infinity, 'hook', plan.hook);
+  // No usable bundle: the handover `forwarded` left holds the mapped payload and this process's writer;
+  // the CLI's client hook gets the client's payload back instead, with what was learnt of the engine.
+  const { engine } = takeHookHandover() ?? {};
+  handOverHook({ input, deadlineAt, ...(engine === undefined ? {} : { engine }) });
   return false;
 }
 

@@ -3,7 +3,7 @@
  * with the mapped Claude Code envelope (core/client-hooks), or nothing (an event mnemo does not answer).
  * Read under the same byte cap and depth limit as Claude Code's payloads. Free of the schemas and the
  * store, so the executable maps a client's payload before it forwards it to the engine or runs the
- * mapped hook's bundle (cli/client-hook-fast.ts), as the CLI does (run-client-hook.ts).
+ * mapped hook's bundle (cli/bin.ts), as the CLI does (run-client-hook.ts).
  */
 import { join } from 'node:path';
 

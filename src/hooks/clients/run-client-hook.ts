@@ -6,7 +6,7 @@
  * redaction, spool and engine hand-off are the ones Claude Code gets. Never throws; exits 0; prints only
  * context the client reads.
  */
-import { takeHookHandover } from '../hook-handover.js';
+import { handOverHook, takeHookHandover } from '../hook-handover.js';
 import { HOOK_MAX_INPUT_BYTES } from '../hook-limits.js';
 import { loadHookEntry } from '../hook-specs.js';
 import { readCapped } from '../read-capped.js';
@@ -26,14 +26,18 @@ export async function runClientHook(
   event: string,
   io: ClientHookIo,
 ): Promise<void> {
-  // The executable's fast path read stdin already when it found nothing to run (an unmapped event).
-  const input = await (takeHookHandover()?.input ?? readCapped(io.stdin, HOOK_MAX_INPUT_BYTES));
+  // The executable's fast path read stdin already when it did not run the hook itself (an unmapped
+  // event, or no usable bundle); what else it handed over (the engine, the deadline) is runHook's.
+  const handover = takeHookHandover();
+  const input = await (handover?.input ?? readCapped(io.stdin, HOOK_MAX_INPUT_BYTES));
   const plan = planClientHook(client, event, input, io.env);
   const entry = plan.kind === 'run' ? await loadHookEntry(plan.hook) : undefined;
   if (plan.kind === 'ignore' || entry === undefined) {
-    reportUnknownHook(`${client}:${event}`, io.env);
+    reportUnknownHook(plan.kind === 'ignore' ? plan.name : `${client}:${event}`, io.env);
     return;
   }
+  // Back for runHook's deadline and engine; its `input` below, the mapped payload, wins over the handover's.
+  if (handover !== undefined) handOverHook(handover);
   await runHook(entry.spec, {
     input: Promise.resolve(plan.input),
     stdout: clientStdout(plan, event, io.stdout),

@@ -8,7 +8,15 @@
  * and whether it is a memory the question needs (negative prompts need none). The logistic model of each
  * path is fit on the tuning split (projects 0–2, even negative prompts) and the injection tiers chosen
  * there; everything is then reported on the held-out split (projects 3–5, odd negative prompts).
- * Progress to stderr; the report (and the constants to paste) to stdout.
+ *
+ * `--dialog <locomo10.json>` adds LoCoMo conversations as stores of their own, as long turns by default
+ * (consecutive turns merged into 180–400-word memories, bench/retrieval/long-turns.ts; `--dialog-turns`
+ * keeps one memory per turn), each memory written with its session: `--dialog-tune` conversations join
+ * the tuning split, `--dialog-held` the held-out one, `--dialog-questions` per conversation (stratified
+ * over the categories, adversarial ones left out). The negative prompts are asked in the dialog stores
+ * too (round robin, as in the coding projects), so a model that reads long memories as relevant for
+ * their length alone shows it there. Progress to stderr; the report (and the constants to paste) to
+ * stdout.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +29,15 @@ import type { Clock } from '../../src/ports/clock.js';
 import { embedPending } from '../../src/retrieval/embed-pending.js';
 import { retrieve } from '../../src/retrieval/retrieve.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
-import { parseNegatives, projectsOf } from '../inject/corpus.js';
-import { parseDataset } from '../retrieval/dataset.js';
+import {
+  type BenchProject,
+  parseNegatives,
+  projectsOf,
+  stratifiedQuestions,
+} from '../inject/corpus.js';
+import { type BenchDataset, parseDataset } from '../retrieval/dataset.js';
+import { convertLocomo } from '../retrieval/locomo.js';
+import { longTurnDataset } from '../retrieval/long-turns.js';
 import { CachedEmbedder } from '../retrieval/vector-cache.js';
 import { auc, fitLogistic, predict, type Sample } from './logistic.js';
 import { chooseTiers, featuresOf, type Query, tierOutcomes } from './tiers.js';
@@ -36,6 +51,13 @@ const { values: args } = parseArgs({
     'cache-dir': { type: 'string', default: '.bench-cache' },
     /** Writes every recorded query (its hits' evidence and whether each is needed) as JSON. */
     dump: { type: 'string' },
+    dialog: { type: 'string' },
+    'dialog-turns': { type: 'boolean', default: false },
+    'dialog-tune': { type: 'string', default: '0-4' },
+    'dialog-held': { type: 'string', default: '5-9' },
+    'dialog-questions': { type: 'string', default: '20' },
+    /** The paths whose models are also fit on the dialog stores (default none: both only reported there). */
+    'dialog-fit': { type: 'string', default: '' },
   },
 });
 const depth = Number(args.depth);
@@ -54,21 +76,82 @@ const negatives = parseNegatives(JSON.parse(readFileSync(args.negatives, 'utf8')
 const projects = projectsOf(dataset, 'coding', now);
 const sentence = new CachedEmbedder(new UseEmbedder(), args['cache-dir']);
 
-const queries: Query[] = [];
-for (const [index, project] of projects.entries()) {
+/** `0-4` or `0,2,5` as conversation indices. */
+function indices(spec: string): number[] {
+  const range = /^(\d+)-(\d+)$/.exec(spec);
+  if (range !== null) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  }
+  return spec === '' ? [] : spec.split(',').map(Number);
+}
+
+/** The dialog stores (`--dialog`), each with its split. */
+function dialogProjects(): { project: BenchProject; split: 'tune' | 'held-out' }[] {
+  if (args.dialog === undefined) return [];
+  const converted = convertLocomo(JSON.parse(readFileSync(args.dialog, 'utf8')) as unknown).dataset;
+  const source: BenchDataset = args['dialog-turns']
+    ? converted
+    : longTurnDataset(converted).dataset;
+  const order = source.categories.filter((c) => c.adversarial !== true).map((c) => c.id);
+  const per = Number(args['dialog-questions']);
+  const pick = (i: number) => {
+    const conversation = source.conversations[i];
+    if (conversation === undefined) throw new Error(`LoCoMo has no conversation ${i}.`);
+    return {
+      ...conversation,
+      questions: stratifiedQuestions(conversation.questions, order, per),
+    };
+  };
+  const chosen = [
+    ...indices(args['dialog-tune']).map((i) => ({ i, split: 'tune' as const })),
+    ...indices(args['dialog-held']).map((i) => ({ i, split: 'held-out' as const })),
+  ];
+  const conversations = chosen.map(({ i }) => pick(i));
+  const built = projectsOf({ ...source, conversations }, 'dialog', now);
+  return built.map((project, k) => ({ project, split: chosen[k]!.split }));
+}
+
+type Corpus = 'coding' | 'dialog';
+interface Store {
+  project: BenchProject;
+  corpus: Corpus;
+  split: 'tune' | 'held-out';
+}
+const stores: Store[] = [
+  ...projects.map(
+    (project, index): Store => ({
+      project,
+      corpus: 'coding',
+      split: index < tuneCount ? 'tune' : 'held-out',
+    }),
+  ),
+  ...dialogProjects().map((d): Store => ({ ...d, corpus: 'dialog' })),
+];
+
+const queries: (Query & { corpus: Corpus })[] = [];
+for (const { project, corpus, split: storeSplit } of stores) {
+  const ofCorpus = stores.filter((s) => s.corpus === corpus);
+  const place = ofCorpus.findIndex((s) => s.project === project);
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-calibrate-'));
   const clock = new Fixed(now);
   const store = await openSqliteStore({ path: join(dir, 'memories.sqlite'), clock });
   const idOf = new Map<string, string>();
   for (const memory of project.memories) {
     const { memory: stored } = await store.remember(
-      { content: memory.text, projectKey: project.id, origin: 'user', kind: memory.kind },
+      {
+        content: memory.text,
+        projectKey: project.id,
+        origin: 'user',
+        kind: memory.kind,
+        // Dialog turns are one session's captures: the store derives their context from neighbours.
+        ...(corpus === 'dialog' ? { sessionId: memory.sessionId } : {}),
+      },
       { capturedAt: new Date(memory.at).toISOString() },
     );
     idOf.set(stored.id, memory.turnId);
   }
   await embedPending(store, sentence, { max: Number.MAX_SAFE_INTEGER, batchSize: 256 });
-  const tune = index < tuneCount;
   const asked = [
     ...project.questions.map((q) => ({
       id: q.id,
@@ -76,9 +159,9 @@ for (const [index, project] of projects.entries()) {
       needed: q.evidence,
       negative: false,
     })),
-    // Each negative prompt is asked in one project, round robin, split by its position.
+    // Each negative prompt is asked in one store of each corpus, round robin, split by its position.
     ...negatives.prompts
-      .filter((_, i) => i % projects.length === index)
+      .filter((_, i) => i % ofCorpus.length === place)
       .map((p) => ({ id: p.id, text: p.prompt, needed: [] as string[], negative: true })),
   ];
   for (const question of asked) {
@@ -92,9 +175,10 @@ for (const [index, project] of projects.entries()) {
           recordAccess: false,
         },
       );
-      const split = question.negative ? negativeSplit(question.id) : tune ? 'tune' : 'held-out';
+      const split = question.negative ? negativeSplit(question.id) : storeSplit;
       queries.push({
         id: `${project.id}:${question.id}`,
+        corpus,
         path,
         split,
         negative: question.negative,
@@ -122,23 +206,32 @@ out.push(
   `coding set: ${projects.length} projects (tune 0–${tuneCount - 1}), ${negatives.prompts.length} negative prompts (tune: even positions), top ${depth} hits per prompt`,
   '',
 );
+if (args.dialog !== undefined) {
+  const dialogs = stores.filter((s) => s.corpus === 'dialog');
+  out.push(
+    `dialog stores: LoCoMo ${args['dialog-turns'] ? 'turns' : 'long turns'}, conversations ${args['dialog-tune']} tune, ${args['dialog-held']} held out, ${dialogs.map((d) => d.project.questions.length).join('/')} questions, ${dialogs.map((d) => d.project.memories.length).join('/')} memories`,
+    '',
+  );
+}
 for (const path of ['lexical', 'dense'] as EvidencePath[]) {
   const mine = queries.filter((q) => q.path === path);
+  const fitsDialog = args['dialog-fit'].split(',').includes(path);
   const samples = (split: string): Sample[] =>
     mine
-      .filter((q) => q.split === split)
+      .filter((q) => q.split === split && (fitsDialog || q.corpus === 'coding'))
       .flatMap((q) =>
         q.hits.map((h) => ({ x: featuresOf(h.evidence, path), y: h.needed ? 1 : 0 })),
       );
   const fit = fitLogistic(samples('tune'));
   const model = toModel(fit.weights, path);
-  const scoredWith = (q: Query) => ({
+  const scoredWith = (q: Query & { corpus: Corpus }) => ({
     ...q,
     hits: q.hits.map((h) => ({ ...h, p: predict(fit.weights, featuresOf(h.evidence, path)) })),
   });
   const tune = mine.filter((q) => q.split === 'tune').map(scoredWith);
   const held = mine.filter((q) => q.split === 'held-out').map(scoredWith);
-  const tiers = chooseTiers(tune);
+  // The tiers are chosen on what the model was fit on.
+  const tiers = chooseTiers(tune.filter((q) => fitsDialog || q.corpus === 'coding'));
   const aucOf = (qs: typeof tune) =>
     auc(qs.flatMap((q) => q.hits.map((h) => ({ p: h.p, y: h.needed ? 1 : 0 }))));
   out.push(
@@ -146,6 +239,9 @@ for (const path of ['lexical', 'dense'] as EvidencePath[]) {
     '',
   );
   out.push(`model: ${JSON.stringify(model)}`);
+  if (args.dialog !== undefined) {
+    out.push(`fit on: ${fitsDialog ? 'coding and dialog stores' : 'coding stores only'}`);
+  }
   out.push(`tiers: ${JSON.stringify(tiers)}`);
   out.push(
     `AUC tune ${aucOf(tune).toFixed(3)}, held-out ${aucOf(held).toFixed(3)}; log loss tune ${fit.logLoss.toFixed(3)}`,
@@ -155,10 +251,22 @@ for (const path of ['lexical', 'dense'] as EvidencePath[]) {
     '| split | questions | needed injected | in full | as index line | wrong only | silent | negatives injecting anything |',
   );
   out.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const [name, qs] of [
-    ['tune', tune],
-    ['held-out', held],
-  ] as const) {
+  const byCorpus = (qs: typeof tune, corpus: Corpus) => qs.filter((q) => q.corpus === corpus);
+  const rows: [string, typeof tune][] =
+    args.dialog === undefined
+      ? [
+          ['tune', tune],
+          ['held-out', held],
+        ]
+      : [
+          ['tune', tune],
+          ['tune, coding', byCorpus(tune, 'coding')],
+          ['tune, dialog', byCorpus(tune, 'dialog')],
+          ['held-out', held],
+          ['held-out, coding', byCorpus(held, 'coding')],
+          ['held-out, dialog', byCorpus(held, 'dialog')],
+        ];
+  for (const [name, qs] of rows) {
     const o = tierOutcomes(qs, tiers);
     const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
     out.push(

@@ -1,6 +1,7 @@
 /**
  * The injection benchmark's whole report: per engine mode the coding set, the negative prompts, the
- * session-start packs and the LoCoMo subset, then a summary against the targets of issue 22. Pure.
+ * session-start packs, the LoCoMo subset and the same conversations as long turns, then a summary
+ * against the targets of issue 22. Pure.
  */
 import { table } from '../retrieval/report.js';
 import type { CoverageRow } from './coverage.js';
@@ -23,6 +24,8 @@ export interface CodingResult {
 export interface LocomoResult {
   rows: TallyRow[];
   records: PromptRecord[];
+  /** The negative prompts asked in this store, when they were. */
+  negatives?: TallyRow;
   hooks: HookStats;
 }
 
@@ -30,6 +33,8 @@ export interface ModeResult {
   mode: EngineMode;
   coding: CodingResult;
   locomo: LocomoResult | undefined;
+  /** The same LoCoMo conversations with consecutive turns merged into 180–400-word memories. */
+  locomoLong: LocomoResult | undefined;
 }
 
 export interface RenderInput {
@@ -38,6 +43,8 @@ export interface RenderInput {
   setting: string;
   /** Which LoCoMo conversations and questions ran. */
   locomoNote: string | undefined;
+  /** The same for the long-turn subset. */
+  locomoLongNote: string | undefined;
   results: readonly ModeResult[];
 }
 
@@ -63,8 +70,25 @@ function coverageCell(rows: readonly CoverageRow[], kind: string): string {
 
 const overall = (rows: readonly TallyRow[]) => rows.find((r) => r.label === 'overall')!;
 
-function modeSection(result: ModeResult, locomoNote: string | undefined): string[] {
-  const { coding: c, locomo: l } = result;
+function locomoSection(title: string, l: LocomoResult, note: string | undefined): string[] {
+  return [
+    `### ${title} (${l.records.length} questions: ${note ?? ''})`,
+    '',
+    outcomeTable(l.rows),
+    '',
+    ...(l.negatives === undefined
+      ? []
+      : [
+          `Negative prompts asked in this store: ${l.negatives.n}, injecting anything ${pct(l.negatives.injecting)}.`,
+          '',
+        ]),
+    hookLine(l.hooks),
+    '',
+  ];
+}
+
+function modeSection(result: ModeResult, input: RenderInput): string[] {
+  const { coding: c, locomo: l, locomoLong: long } = result;
   const out = [`## Engine ${result.mode}`, ''];
   out.push(
     `### Coding memories (${c.memories.projects} projects, ${c.memories.written} memories written, ${c.memories.stored} stored, ${c.records.questions.length} questions)`,
@@ -90,15 +114,9 @@ function modeSection(result: ModeResult, locomoNote: string | undefined): string
   };
   out.push('### Session start (one new session per project)', '', packTable([...c.packs, all]), '');
   out.push(hookLine(c.hooks), '');
-  if (l !== undefined) {
-    out.push(
-      `### LoCoMo subset (${l.records.length} questions: ${locomoNote ?? ''})`,
-      '',
-      outcomeTable(l.rows),
-      '',
-      hookLine(l.hooks),
-      '',
-    );
+  if (l !== undefined) out.push(...locomoSection('LoCoMo subset', l, input.locomoNote));
+  if (long !== undefined) {
+    out.push(...locomoSection('LoCoMo long turns', long, input.locomoLongNote));
   }
   return out;
 }
@@ -108,6 +126,8 @@ function summary(results: readonly ModeResult[]): string {
   const coding = (f: (row: TallyRow) => string) => cell((r) => f(overall(r.coding.rows)));
   const locomo = (f: (row: TallyRow) => string) =>
     cell((r) => (r.locomo === undefined ? 'n/a' : f(overall(r.locomo.rows))));
+  const long = (f: (row: TallyRow) => string) =>
+    cell((r) => (r.locomoLong === undefined ? 'n/a' : f(overall(r.locomoLong.rows))));
   const ranks = (row: TallyRow) => `${pct(row.rank1)} / ${pct(row.rank5)}`;
   const rows: string[][] = [
     [
@@ -133,7 +153,13 @@ function summary(results: readonly ModeResult[]): string {
     ],
     [
       'cross-project leaks (every hook run)',
-      ...cell((r) => String(r.coding.hooks.leaks.length + (r.locomo?.hooks.leaks.length ?? 0))),
+      ...cell((r) =>
+        String(
+          r.coding.hooks.leaks.length +
+            (r.locomo?.hooks.leaks.length ?? 0) +
+            (r.locomoLong?.hooks.leaks.length ?? 0),
+        ),
+      ),
       '0',
     ],
     [
@@ -152,12 +178,24 @@ function summary(results: readonly ModeResult[]): string {
     rows.push(['LoCoMo subset: wrong only', ...locomo((r) => pct(r.wrong)), '']);
     rows.push(['LoCoMo subset: search ranks needed first / in top 5', ...locomo(ranks), '']);
   }
+  if (results.some((r) => r.locomoLong !== undefined)) {
+    rows.push(['LoCoMo long turns: needed memory injected', ...long((r) => pct(r.needed)), '']);
+    rows.push(['LoCoMo long turns: wrong only', ...long((r) => pct(r.wrong)), '']);
+    rows.push(['LoCoMo long turns: search ranks needed first / in top 5', ...long(ranks), '']);
+    rows.push([
+      'LoCoMo long turns: negative prompts that injected anything',
+      ...cell((r) =>
+        r.locomoLong?.negatives === undefined ? 'n/a' : pct(r.locomoLong.negatives.injecting),
+      ),
+      '≤ 5 %',
+    ]);
+  }
   return table(['Measure', ...results.map((r) => `engine ${r.mode}`), 'target (issue 22)'], rows);
 }
 
 export function renderResults(input: RenderInput): string {
   const out = [`# Injection benchmark (end to end), ${input.date}`, '', input.setting, ''];
-  for (const result of input.results) out.push(...modeSection(result, input.locomoNote));
+  for (const result of input.results) out.push(...modeSection(result, input));
   if (input.results.length > 0) out.push('## Summary', '', summary(input.results));
   return `${out.join('\n')}\n`;
 }

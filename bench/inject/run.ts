@@ -2,7 +2,8 @@
  * The injection benchmark, end to end: what the agent actually receives.
  *
  *   npm run bench:inject [-- --locomo <locomo10.json> --locomo-conversations 0 --locomo-questions 50
- *     --modes down,up --json out.json --deadline-ms 10000 --embedding-model <id> --no-locomo --keep]
+ *     --modes down,up --json out.json --deadline-ms 10000 --embedding-model <id> --no-locomo
+ *     --no-locomo-long --keep]
  *
  * Scratch homes with one real git repository per project; memories written on the user channel (the
  * write service `mnemo remember` runs, in-process); every question sent to the BUILT hook
@@ -13,7 +14,11 @@
  * prompts (chit-chat, generic programming, another project's questions) must inject nothing; any
  * memory of another project reaching a session is a cross-project leak. SessionStart is sent once per
  * project to measure what the start-up pack covers. Everything runs twice: engine down (the hook reads
- * the store) and engine up (`mnemo serve` for that home, every memory embedded first). Tables go to
+ * the store) and engine up (`mnemo serve` for that home, every memory embedded first). The LoCoMo
+ * subset runs twice: as its dialog turns, and as long turns (the same conversations with consecutive
+ * turns merged into 180–400-word memories, bench/retrieval/long-turns.ts; the same questions), since
+ * what a hook injects from a paragraph-long memory is not what it injects from one line; the negative
+ * prompts are asked in the long-turn store too. Tables go to
  * stdout, progress to stderr. See docs/benchmarks.md, "Injection (end to end)".
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +29,7 @@ import { parseArgs } from 'node:util';
 
 import { type BenchDataset, parseDataset } from '../retrieval/dataset.js';
 import { convertLocomo } from '../retrieval/locomo.js';
+import { LONG_TURN_WORDS, longTurnDataset } from '../retrieval/long-turns.js';
 import {
   type BenchProject,
   NEGATIVE_KINDS,
@@ -68,6 +74,7 @@ const { values: args } = parseArgs({
     'locomo-conversations': { type: 'string', default: '0' },
     'locomo-questions': { type: 'string', default: '50' },
     'no-locomo': { type: 'boolean', default: false },
+    'no-locomo-long': { type: 'boolean', default: false },
     // Which datasets' memories name their session (the store then derives each one's context from
     // its neighbours, as for captures of one session); the others are separate `mnemo remember`s.
     sessions: { type: 'string', default: 'locomo' },
@@ -100,16 +107,22 @@ const coding = parseDataset(readJson(args.coding));
 const negatives: NegativeSet = existsSync(args.negatives)
   ? parseNegatives(readJson(args.negatives))
   : { foreign: { id: 'none', memories: [] }, prompts: [] };
-const locomo = loadLocomo();
+const locomo = loadLocomo(false);
+const locomoLong = args['no-locomo-long'] ? undefined : loadLocomo(true);
 
-/** The chosen LoCoMo conversations, each with its stratified question subset. */
-function loadLocomo(): { dataset: BenchDataset; note: string } | undefined {
+/**
+ * The chosen LoCoMo conversations, each with its stratified question subset; with `long`, the same
+ * conversations and questions with turns merged into long memories.
+ */
+function loadLocomo(long: boolean): { dataset: BenchDataset; note: string } | undefined {
   if (args['no-locomo']) return undefined;
   if (!existsSync(args.locomo)) {
-    progress(`LoCoMo not found at ${args.locomo}: pass --locomo <locomo10.json> (skipped).`);
+    if (!long)
+      progress(`LoCoMo not found at ${args.locomo}: pass --locomo <locomo10.json> (skipped).`);
     return undefined;
   }
-  const { dataset } = convertLocomo(readJson(args.locomo));
+  const converted = convertLocomo(readJson(args.locomo)).dataset;
+  const dataset = long ? longTurnDataset(converted).dataset : converted;
   const order = dataset.categories.map((c) => c.id);
   const perConversation = Number(args['locomo-questions']);
   const conversations = args['locomo-conversations'].split(',').map((raw) => {
@@ -120,11 +133,12 @@ function loadLocomo(): { dataset: BenchDataset; note: string } | undefined {
       questions: stratifiedQuestions(conversation.questions, order, perConversation),
     };
   });
+  const unit = long ? `memories of ${LONG_TURN_WORDS.min}–${LONG_TURN_WORDS.max} words` : 'turns';
   const note = conversations
     .map((c) => {
       const turns = c.sessions.reduce((s, session) => s + session.turns.length, 0);
       const ids = c.questions.map((q) => q.id.slice(q.id.lastIndexOf('/') + 1)).join(',');
-      return `${c.id}, ${turns} turns, questions ${ids}`;
+      return `${c.id}, ${turns} ${unit}, questions ${ids}`;
     })
     .join('; ');
   return { dataset: { ...parseDataset(dataset), conversations }, note };
@@ -248,9 +262,10 @@ async function runLocomo(
   mode: EngineMode,
   root: string,
   data: BenchDataset,
+  subset: { label: string; slug: string; negatives: boolean },
 ): Promise<LocomoResult> {
-  progress(`LoCoMo subset, engine ${mode}:`);
-  const ctx = await openContext(mode, settings, root, `locomo-${mode}`);
+  progress(`${subset.label}, engine ${mode}:`);
+  const ctx = await openContext(mode, settings, root, `${subset.slug}-${mode}`);
   try {
     const projects = await loadProjects(
       ctx,
@@ -259,11 +274,30 @@ async function runLocomo(
       () => undefined,
       sessionsFor.has('locomo'),
     );
-    const { result, hooks } = await measureHome(ctx, projects[0]!.dir, () =>
-      askQuestions(ctx, projects),
-    );
+    const { result, hooks } = await measureHome(ctx, projects[0]!.dir, async () => {
+      const questions = await askQuestions(ctx, projects);
+      const asked: PromptRecord[] = [];
+      // The negative prompts in a store of long memories: more of each memory's words to match.
+      if (subset.negatives) {
+        const targets = projects.map((p) => p.project.id);
+        for (const [prompt, target] of roundRobin(negatives.prompts, targets)) {
+          const project = projects.find((p) => p.project.id === target)!;
+          const text = { id: prompt.id, category: prompt.kind, text: prompt.prompt };
+          asked.push(await ask(ctx, project, text, new Set(), false));
+        }
+        progress(`  ${asked.length} negative prompts asked`);
+      }
+      return { questions, negatives: asked };
+    });
     const excluded = data.categories.filter((c) => c.adversarial === true).map((c) => c.id);
-    return { rows: tallyByCategory(result, data.categories, excluded), records: result, hooks };
+    return {
+      rows: tallyByCategory(result.questions, data.categories, excluded),
+      records: result.questions,
+      ...(result.negatives.length === 0
+        ? {}
+        : { negatives: tallyRow('all negatives', result.negatives) }),
+      hooks,
+    };
   } finally {
     await ctx.app.close();
   }
@@ -279,8 +313,20 @@ try {
     const locomoResult =
       locomo === undefined
         ? undefined
-        : await runLocomo(mode, join(root, `locomo-${mode}`), locomo.dataset);
-    results.push({ mode, coding: codingResult, locomo: locomoResult });
+        : await runLocomo(mode, join(root, `locomo-${mode}`), locomo.dataset, {
+            label: 'LoCoMo subset',
+            slug: 'locomo',
+            negatives: false,
+          });
+    const longResult =
+      locomoLong === undefined
+        ? undefined
+        : await runLocomo(mode, join(root, `locomo-long-${mode}`), locomoLong.dataset, {
+            label: 'LoCoMo long turns',
+            slug: 'locomo-long',
+            negatives: true,
+          });
+    results.push({ mode, coding: codingResult, locomo: locomoResult, locomoLong: longResult });
   }
 } finally {
   if (args.keep) progress(`kept ${root}`);
@@ -298,6 +344,7 @@ process.stdout.write(
       `embedder ${args['embedding-model'] ?? 'the configured default'}; ` +
       `memories written with their session id: ${args.sessions === '' ? 'none' : args.sessions}.`,
     locomoNote: locomo?.note,
+    locomoLongNote: locomoLong?.note,
     results,
   }),
 );
@@ -307,6 +354,7 @@ if (args.json !== undefined) {
     date: new Date(began).toISOString(),
     settings: { ...settings, progress: undefined },
     locomo: locomo?.note,
+    locomoLong: locomoLong?.note,
     results,
   };
   writeFileSync(args.json, `${JSON.stringify(json, null, 2)}\n`);

@@ -187,6 +187,19 @@ async function askQuestions(ctx: HomeContext, projects: readonly LoadedProject[]
   return records;
 }
 
+/** Every negative prompt, asked round robin in the projects; none needs a memory of its project. */
+async function askNegatives(ctx: HomeContext, projects: readonly LoadedProject[]) {
+  const asked: PromptRecord[] = [];
+  const targets = projects.map((p) => p.project.id);
+  for (const [prompt, target] of roundRobin(negatives.prompts, targets)) {
+    const project = projects.find((p) => p.project.id === target)!;
+    const text = { id: prompt.id, category: prompt.kind, text: prompt.prompt };
+    asked.push(await ask(ctx, project, text, new Set(), false));
+  }
+  progress(`  ${asked.length} negative prompts asked`);
+  return asked;
+}
+
 async function runCoding(mode: EngineMode, root: string): Promise<CodingResult> {
   progress(`coding memories, engine ${mode}:`);
   const ctx = await openContext(mode, settings, root, `coding-${mode}`);
@@ -204,14 +217,7 @@ async function runCoding(mode: EngineMode, root: string): Promise<CodingResult> 
     const { result, hooks } = await measureHome(ctx, projects[0]!.dir, async () => {
       const packs = projects.map((project) => packOf(ctx, project));
       const questions = await askQuestions(ctx, projects);
-      const asked: PromptRecord[] = [];
-      const targets = projects.map((p) => p.project.id);
-      for (const [prompt, target] of roundRobin(negatives.prompts, targets)) {
-        const project = projects.find((p) => p.project.id === target)!;
-        const text = { id: prompt.id, category: prompt.kind, text: prompt.prompt };
-        asked.push(await ask(ctx, project, text, new Set(), false));
-      }
-      progress(`  ${asked.length} negative prompts asked`);
+      const asked = await askNegatives(ctx, projects);
       // Control: the foreign questions in their own project, where their memory is.
       const control: PromptRecord[] = [];
       for (const prompt of negatives.prompts.filter((p) => p.kind === 'foreign')) {
@@ -276,17 +282,8 @@ async function runLocomo(
     );
     const { result, hooks } = await measureHome(ctx, projects[0]!.dir, async () => {
       const questions = await askQuestions(ctx, projects);
-      const asked: PromptRecord[] = [];
       // The negative prompts in a store of long memories: more of each memory's words to match.
-      if (subset.negatives) {
-        const targets = projects.map((p) => p.project.id);
-        for (const [prompt, target] of roundRobin(negatives.prompts, targets)) {
-          const project = projects.find((p) => p.project.id === target)!;
-          const text = { id: prompt.id, category: prompt.kind, text: prompt.prompt };
-          asked.push(await ask(ctx, project, text, new Set(), false));
-        }
-        progress(`  ${asked.length} negative prompts asked`);
-      }
+      const asked = subset.negatives ? await askNegatives(ctx, projects) : [];
       return { questions, negatives: asked };
     });
     const excluded = data.categories.filter((c) => c.adversarial === true).map((c) => c.id);

@@ -33,9 +33,9 @@ import {
   type BenchProject,
   parseNegatives,
   projectsOf,
-  stratifiedQuestions,
+  stratifiedConversations,
 } from '../inject/corpus.js';
-import { type BenchDataset, parseDataset } from '../retrieval/dataset.js';
+import { type BenchDataset, parseDataset, selectConversations } from '../retrieval/dataset.js';
 import { convertLocomo } from '../retrieval/locomo.js';
 import { longTurnDataset } from '../retrieval/long-turns.js';
 import { CachedEmbedder } from '../retrieval/vector-cache.js';
@@ -76,16 +76,6 @@ const negatives = parseNegatives(JSON.parse(readFileSync(args.negatives, 'utf8')
 const projects = projectsOf(dataset, 'coding', now);
 const sentence = new CachedEmbedder(new UseEmbedder(), args['cache-dir']);
 
-/** `0-4` or `0,2,5` as conversation indices. */
-function indices(spec: string): number[] {
-  const range = /^(\d+)-(\d+)$/.exec(spec);
-  if (range !== null) {
-    const [from, to] = [Number(range[1]), Number(range[2])];
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  }
-  return spec === '' ? [] : spec.split(',').map(Number);
-}
-
 /** The dialog stores (`--dialog`), each with its split. */
 function dialogProjects(): { project: BenchProject; split: 'tune' | 'held-out' }[] {
   if (args.dialog === undefined) return [];
@@ -95,21 +85,22 @@ function dialogProjects(): { project: BenchProject; split: 'tune' | 'held-out' }
     : longTurnDataset(converted).dataset;
   const order = source.categories.filter((c) => c.adversarial !== true).map((c) => c.id);
   const per = Number(args['dialog-questions']);
-  const pick = (i: number) => {
-    const conversation = source.conversations[i];
-    if (conversation === undefined) throw new Error(`LoCoMo has no conversation ${i}.`);
-    return {
-      ...conversation,
-      questions: stratifiedQuestions(conversation.questions, order, per),
-    };
-  };
-  const chosen = [
-    ...indices(args['dialog-tune']).map((i) => ({ i, split: 'tune' as const })),
-    ...indices(args['dialog-held']).map((i) => ({ i, split: 'held-out' as const })),
-  ];
-  const conversations = chosen.map(({ i }) => pick(i));
-  const built = projectsOf({ ...source, conversations }, 'dialog', now);
-  return built.map((project, k) => ({ project, split: chosen[k]!.split }));
+  const count = source.conversations.length;
+  const split = (spec: string, name: 'tune' | 'held-out') =>
+    projectsOf(
+      {
+        ...source,
+        conversations: stratifiedConversations(
+          source,
+          selectConversations(spec, count),
+          per,
+          order,
+        ),
+      },
+      'dialog',
+      now,
+    ).map((project) => ({ project, split: name }));
+  return [...split(args['dialog-tune'], 'tune'), ...split(args['dialog-held'], 'held-out')];
 }
 
 type Corpus = 'coding' | 'dialog';
@@ -216,9 +207,11 @@ if (args.dialog !== undefined) {
 for (const path of ['lexical', 'dense'] as EvidencePath[]) {
   const mine = queries.filter((q) => q.path === path);
   const fitsDialog = args['dialog-fit'].split(',').includes(path);
+  // The model is fit, and its tiers chosen, on these; every query is reported.
+  const fitted = (q: { corpus: Corpus }) => fitsDialog || q.corpus === 'coding';
   const samples = (split: string): Sample[] =>
     mine
-      .filter((q) => q.split === split && (fitsDialog || q.corpus === 'coding'))
+      .filter((q) => q.split === split && fitted(q))
       .flatMap((q) =>
         q.hits.map((h) => ({ x: featuresOf(h.evidence, path), y: h.needed ? 1 : 0 })),
       );
@@ -230,8 +223,7 @@ for (const path of ['lexical', 'dense'] as EvidencePath[]) {
   });
   const tune = mine.filter((q) => q.split === 'tune').map(scoredWith);
   const held = mine.filter((q) => q.split === 'held-out').map(scoredWith);
-  // The tiers are chosen on what the model was fit on.
-  const tiers = chooseTiers(tune.filter((q) => fitsDialog || q.corpus === 'coding'));
+  const tiers = chooseTiers(tune.filter(fitted));
   const aucOf = (qs: typeof tune) =>
     auc(qs.flatMap((q) => q.hits.map((h) => ({ p: h.p, y: h.needed ? 1 : 0 }))));
   out.push(

@@ -94,6 +94,27 @@ export function stratifiedQuestions(
   return picked.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
+/**
+ * Conversations `indices` of `dataset`, in that order, each with `perConversation` questions taken
+ * round-robin over the categories `categoryIds` ({@link stratifiedQuestions}).
+ */
+export function stratifiedConversations(
+  dataset: BenchDataset,
+  indices: readonly number[],
+  perConversation: number,
+  categoryIds: readonly string[],
+): BenchConversation[] {
+  return indices.map((index) => {
+    const conversation = dataset.conversations[index];
+    if (conversation === undefined)
+      throw new Error(`${dataset.name} has no conversation ${index}.`);
+    return {
+      ...conversation,
+      questions: stratifiedQuestions(conversation.questions, categoryIds, perConversation),
+    };
+  });
+}
+
 /** Negative prompt kinds: none of them needs any memory of the project it is asked in. */
 export const NEGATIVE_KINDS = ['chit-chat', 'generic', 'foreign'] as const;
 export type NegativeKind = (typeof NEGATIVE_KINDS)[number];

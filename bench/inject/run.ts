@@ -27,7 +27,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { type BenchDataset, parseDataset } from '../retrieval/dataset.js';
+import { type BenchDataset, parseDataset, selectConversations } from '../retrieval/dataset.js';
 import { convertLocomo } from '../retrieval/locomo.js';
 import { LONG_TURN_WORDS, longTurnDataset } from '../retrieval/long-turns.js';
 import {
@@ -37,7 +37,7 @@ import {
   parseNegatives,
   projectsOf,
   roundRobin,
-  stratifiedQuestions,
+  stratifiedConversations,
 } from './corpus.js';
 import { type CoverageRow, packCoverage, sumCoverage } from './coverage.js';
 import {
@@ -123,16 +123,12 @@ function loadLocomo(long: boolean): { dataset: BenchDataset; note: string } | un
   }
   const converted = convertLocomo(readJson(args.locomo)).dataset;
   const dataset = long ? longTurnDataset(converted).dataset : converted;
-  const order = dataset.categories.map((c) => c.id);
-  const perConversation = Number(args['locomo-questions']);
-  const conversations = args['locomo-conversations'].split(',').map((raw) => {
-    const conversation = dataset.conversations[Number(raw)];
-    if (conversation === undefined) throw new Error(`LoCoMo has no conversation ${raw}.`);
-    return {
-      ...conversation,
-      questions: stratifiedQuestions(conversation.questions, order, perConversation),
-    };
-  });
+  const conversations = stratifiedConversations(
+    dataset,
+    selectConversations(args['locomo-conversations'], dataset.conversations.length),
+    Number(args['locomo-questions']),
+    dataset.categories.map((c) => c.id),
+  );
   const unit = long ? `memories of ${LONG_TURN_WORDS.min}–${LONG_TURN_WORDS.max} words` : 'turns';
   const note = conversations
     .map((c) => {

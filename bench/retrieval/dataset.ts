@@ -151,3 +151,20 @@ function text(value: unknown, at: string): string {
   }
   return value;
 }
+
+/**
+ * The conversations a `--conversations` spec names (`0-4`, `0,2,5`, `0-2,7`), sorted, each once; all of
+ * them without a spec. Throws on an index the dataset does not have.
+ */
+export function selectConversations(spec: string | undefined, count: number): number[] {
+  if (spec === undefined) return Array.from({ length: count }, (_, i) => i);
+  const out = new Set<number>();
+  for (const part of spec.split(',')) {
+    const [from, to] = part.split('-').map(Number);
+    for (let i = from!; i <= (to ?? from!); i++) {
+      if (!Number.isInteger(i) || i < 0 || i >= count) throw new Error(`No conversation ${i}.`);
+      out.add(i);
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}

@@ -26,6 +26,7 @@ import {
   type ConversationStore,
   corpusTurns,
 } from './conversation-store.js';
+import { selectConversations } from './dataset.js';
 import { loadDataset } from './load-dataset.js';
 import {
   breakdown,
@@ -393,17 +394,4 @@ async function openReranker(dir: string | undefined, id: string | undefined) {
   if (reranker === undefined)
     throw new Error(`--rerank-dir ${dir} is not a complete model directory.`);
   return reranker;
-}
-
-function selectConversations(spec: string | undefined, count: number): number[] {
-  if (spec === undefined) return Array.from({ length: count }, (_, i) => i);
-  const out = new Set<number>();
-  for (const part of spec.split(',')) {
-    const [from, to] = part.split('-').map(Number);
-    for (let i = from!; i <= (to ?? from!); i++) {
-      if (!Number.isInteger(i) || i < 0 || i >= count) throw new Error(`No conversation ${i}.`);
-      out.add(i);
-    }
-  }
-  return [...out].sort((a, b) => a - b);
 }

@@ -9,10 +9,16 @@ import {
   parseNegatives,
   projectsOf,
   roundRobin,
+  stratifiedConversations,
   stratifiedQuestions,
 } from '../../bench/inject/corpus.js';
 import { payloadFrom, transcriptFolder } from '../../bench/inject/payloads.js';
-import { type BenchDataset, DATASET_FORMAT, parseDataset } from '../../bench/retrieval/dataset.js';
+import {
+  type BenchDataset,
+  DATASET_FORMAT,
+  parseDataset,
+  selectConversations,
+} from '../../bench/retrieval/dataset.js';
 
 const dataset: BenchDataset = parseDataset({
   format: DATASET_FORMAT,
@@ -98,6 +104,29 @@ describe('stratifiedQuestions', () => {
 
   it('stops when every category is used up', () => {
     expect(stratifiedQuestions(qs, ['1', '2'], 99)).toHaveLength(6);
+  });
+});
+
+describe('selectConversations', () => {
+  it('reads ranges and lists, sorted and once each; all without a spec', () => {
+    expect(selectConversations('5-7,0,6', 10)).toEqual([0, 5, 6, 7]);
+    expect(selectConversations(undefined, 3)).toEqual([0, 1, 2]);
+  });
+
+  it('refuses a conversation the dataset does not have', () => {
+    expect(() => selectConversations('0-3', 3)).toThrow('No conversation 3.');
+  });
+});
+
+describe('stratifiedConversations', () => {
+  it('gives the chosen conversations their stratified questions, and refuses a missing one', () => {
+    const [only] = stratifiedConversations(dataset, [0], 5, ['1', '2']);
+    expect(only?.id).toBe('p1');
+    expect(only?.questions.map((q) => q.id)).toEqual(['q1']);
+    expect(stratifiedConversations(dataset, [0], 0, ['1'])[0]?.questions).toEqual([]);
+    expect(() => stratifiedConversations(dataset, [1], 5, ['1'])).toThrow(
+      'tiny has no conversation 1.',
+    );
   });
 });
 

@@ -20,38 +20,19 @@ import { LexicalTally } from '../src/store/postgres/postgres-lexical.js';
 import { pgMigrationChecksum } from '../src/store/postgres/postgres-migrate.js';
 import { lexicalColumns } from '../src/store/postgres/postgres-rows.js';
 import { PG_MIGRATIONS } from '../src/store/postgres/postgres-schema.js';
-import { textWords } from '../src/store/query-terms.js';
 import { vectorBytes } from '../src/store/write-rules.js';
-
-// v1–v3 indexed the words of content and tags, accent-folded (v4 replaced it with core's analyser's
-// terms): the rule as released, frozen here with the fixtures it wrote.
-function releasedLexicalText(content: string, tags: readonly string[]): string {
-  const folded = `${content} ${tags.join(' ')}`
-    .normalize('NFKD')
-    .replace(/\p{Mn}/gu, '')
-    .normalize('NFC');
-  return textWords(folded).join(' ');
-}
+import { lit, releasedLexicalText } from './postgres-fixture-sql.js';
 
 const version = Number(process.argv[2]);
 const target = fileURLToPath(
   new URL(`../test/fixtures/postgres/schema-v${version}.sql`, import.meta.url),
 );
-if (![1, 3, 4, 5, 6].includes(version))
-  throw new Error('only the v1 and v3–v6 fixtures are described; add the next one’s rows below');
+if (![1, 3, 4, 5, 6, 7].includes(version))
+  throw new Error('only the v1 and v3–v7 fixtures are described; add the next one’s rows below');
 if (existsSync(target) && !process.argv.includes('--force')) {
   console.error(`${target} exists; released fixtures are frozen. Pass --force to rewrite it.`);
   process.exit(1);
 }
-
-const lit = (value: unknown): string => {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(lit).join(', ')}]::text[]`;
-  if (value instanceof Uint8Array) return `'\\x${Buffer.from(value).toString('hex')}'::bytea`;
-  return `'${(value as string).replaceAll("'", "''")}'`;
-};
 
 const alpha = '/home/dev/projects/alpha';
 const beta = '/home/dev/projects/beta';
@@ -428,6 +409,15 @@ if (version >= 6) {
   out.push(
     `${ledger} ('2025-02-04T10:30:00.000Z', 'session-fixture-9', 'session-start', 'resume', ${lit(beta)}, ${lit(rows.filter((row) => row.session_id === 'session-fixture-8' && row !== page).map((row) => row.id))}, 96, ${lit(JSON.stringify([{ id: page.id, reasons: ['tainted'] }]))});`,
     `${ledger} ('2025-02-04T10:35:00.000Z', 'session-fixture-10', 'prompt-recall', NULL, NULL, ARRAY[${lit(build.id)}]::text[], 31, '[]');`,
+  );
+}
+// v7 (what the v8 ledger-index-entries migration reads): rows that record their author, written before
+// the ledger told index entries from full ones: a prompt recall of dana's that injected two memories.
+if (version >= 7) {
+  const columns =
+    'at, session_id, event, source, project_key, memory_ids, tokens, withheld, author_user';
+  out.push(
+    `INSERT INTO injections (${columns}) VALUES ('2025-02-04T11:00:00.000Z', 'session-fixture-11', 'prompt-recall', NULL, ${lit(alpha)}, ARRAY[${lit(build.id)}, ${lit(newDeploy.id)}]::text[], 64, '[]', 'dana');`,
   );
 }
 writeFileSync(target, `${out.join('\n\n')}\n`);

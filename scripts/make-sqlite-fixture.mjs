@@ -60,7 +60,7 @@ const oldDeploy = await s.remember(
   { vector: vector(0, 1, 0, 0) },
 );
 tick(5);
-await s.supersede(
+const deploy = await s.supersede(
   oldDeploy.memory.id,
   {
     content: 'Deploy with just deploy; the Makefile is gone.',
@@ -328,6 +328,23 @@ if (version >= 10) {
     memoryIds: [preference.memory.id, build.memory.id],
     tokens: 88,
     withheld: [{ id: busy.memory.id, reasons: ['tainted'] }],
+  });
+  injections.length = 0;
+  injections.push(...(await authored.listInjections({ limit: 100 })));
+}
+
+// v11: the ledger records which memories a session was shown only as an index entry. A prompt of
+// dana's session gets the build memory in full and the deploy memory as an index line.
+if (version >= 11) {
+  tick(1);
+  await authored.recordInjection({
+    sessionId: 'session-fixture-10',
+    event: 'prompt-recall',
+    source: null,
+    projectKey: alpha,
+    memoryIds: [build.memory.id, deploy.current.id],
+    indexIds: [deploy.current.id],
+    tokens: 57,
   });
   injections.length = 0;
   injections.push(...(await authored.listInjections({ limit: 100 })));

@@ -58,6 +58,8 @@ export interface Injection {
   readonly projectKey: string | null;
   /** In priority order; the renderer keeps the first ones that fit. */
   readonly items: readonly RenderItem[];
+  /** The ids of `items` rendered as one-line index entries rather than in full. */
+  readonly indexIds?: ReadonlySet<string>;
   /** Candidates the gate kept out, recorded in the ledger even when nothing is injected. */
   readonly withheld?: readonly WithheldEntry[];
   readonly budgetTokens: number;
@@ -96,6 +98,7 @@ export async function injectContext(
     source: injection.source,
     projectKey: injection.projectKey,
     memoryIds: included,
+    indexIds: included.filter((id) => injection.indexIds?.has(id) === true),
     tokens: included.length === 0 ? 0 : (rendered?.tokens ?? 0),
     withheld,
   });

@@ -68,6 +68,61 @@ describe('prompt recall tiers', () => {
     expect(context.indexOf(confident.id)).toBeLessThan(context.indexOf(borderline.id));
     const [row] = await app.store.listInjections({ limit: 1 });
     expect(row?.memoryIds.sort()).toEqual([confident.id, borderline.id].sort());
+    expect(row?.indexIds).toEqual([borderline.id]);
+    expect(await app.store.injectedIds('s-tiers')).toEqual([confident.id]);
+    expect(await app.store.indexedIds('s-tiers')).toEqual([borderline.id]);
+  });
+
+  it('brings a memory first shown as an index entry in full once a prompt is confident of it, and never points at it twice', async () => {
+    const dir = tempDir('mnemo-tiers-');
+    const app = await openTestApp(tempDir('mnemo-tiers-home-'));
+    apps.push(app);
+    const memory = (
+      await app.store.remember({
+        content:
+          'Orders pagination uses keyset cursors on (created_at, id) because offset pages drifted under concurrent inserts last spring.',
+        projectKey: resolveProjectKey(dir),
+        origin: 'user',
+        kind: 'decision',
+      })
+    ).memory;
+    const { full, index } = RELEVANCE_TIERS.lexical;
+    const ask = (relevance: number) =>
+      recallForPrompt(
+        { session_id: 's-later', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: 'orders' },
+        app,
+        {
+          search: async (request) =>
+            (await retrieve({ store: app.store, clock: app.clock }, request)).map((hit) => ({
+              ...hit,
+              relevance,
+            })),
+        },
+      );
+    const contextOf = (result: { stdout?: string }) =>
+      (JSON.parse(result.stdout ?? '{}') as { hookSpecificOutput?: { additionalContext: string } })
+        .hookSpecificOutput?.additionalContext ?? '';
+    const borderline = (full + index) / 2;
+
+    const pointed = contextOf(await ask(borderline));
+    expect(pointed).toContain(INDEX_FLAG);
+    expect(pointed).not.toContain(memory.content);
+    // The same borderline evidence again: the session already has the pointer, so nothing is added.
+    expect(await ask(borderline)).toEqual({});
+    // Confident now: the full text comes, though the session saw the memory's index entry before.
+    const read = contextOf(await ask(full));
+    expect(read).toContain(`> ${memory.content}`);
+    expect(read.split('\n')[1]).not.toContain(INDEX_TITLE);
+    expect(await app.store.injectedIds('s-later')).toEqual([memory.id]);
+    expect(await app.store.indexedIds('s-later')).toEqual([]);
+    // And once read in full, never again in this session, as either tier.
+    expect(await ask(full)).toEqual({});
+    expect(await ask(borderline)).toEqual({});
+    const rows = await app.store.listInjections({ sessionId: 's-later', limit: 10 });
+    expect(rows.map((r) => [r.memoryIds, r.indexIds]).reverse()).toEqual([
+      [[memory.id], [memory.id]],
+      [[memory.id], []],
+    ]);
   });
 
   it('injects nothing and records nothing when no hit reaches the index tier', async () => {

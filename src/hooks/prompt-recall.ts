@@ -78,12 +78,21 @@ export async function recallForPrompt(
   // injected and how: the engine's hits carry the dense evidence, the hook's own only the word legs'.
   const hits = await (options.search ?? hookSearch(app, options.askEngine !== false))(request);
   if (hits.length === 0) return {};
-  const injected = await app.store.injectedIds(input.session_id);
+  const [injected, indexed] = await Promise.all([
+    app.store.injectedIds(input.session_id),
+    app.store.indexedIds(input.session_id),
+  ]);
   const memories = hits.map((hit) => hit.memory);
   const staleness = await stalenessFrom(app, projectKey, input.cwd, memories, hookBudget());
   const recall = selectPromptRecall({
     candidates: demoteStale(hits, (id) => staleness.get(id)),
-    target: { projectKey, alreadyInjected: new Set(injected), privileges, staleness },
+    target: {
+      projectKey,
+      alreadyInjected: new Set(injected),
+      alreadyIndexed: new Set(indexed),
+      privileges,
+      staleness,
+    },
   });
   app.log.debug('prompt recall', {
     candidates: hits.length,
@@ -109,6 +118,7 @@ export async function recallForPrompt(
               flags: [INDEX_FLAG, ...(item.flags ?? [])],
             };
       }),
+      indexIds: new Set(recall.chosen.filter((c) => c.tier === 'index').map((c) => c.memory.id)),
       budgetTokens,
       title: recall.chosen.some((c) => c.tier === 'index') ? INDEX_TITLE : 'prompt recall',
     },

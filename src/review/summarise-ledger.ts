@@ -15,6 +15,8 @@ export interface LedgerEntry {
   event: string;
   source: string | null;
   memoryIds: string[];
+  /** The ids of `memoryIds` shown as a one-line index entry, not in full. */
+  indexIds: string[];
   tokens: number;
   /** Candidates this injection withheld, with reasons (a row may withhold without injecting). */
   withheld: WithheldEntry[];
@@ -114,8 +116,18 @@ export function summariseLedger(
       if (!s.memoryIds.includes(id)) s.memoryIds.push(id);
       memories.add(id);
     }
-    const { seq, at, event, source, memoryIds, tokens, author } = row;
-    s.entries.push({ seq, at, event, source, memoryIds, tokens, withheld: row.withheld, author });
+    const { seq, at, event, source, memoryIds, indexIds, tokens, author } = row;
+    s.entries.push({
+      seq,
+      at,
+      event,
+      source,
+      memoryIds,
+      indexIds,
+      tokens,
+      withheld: row.withheld,
+      author,
+    });
     sessions.set(row.sessionId, s);
   }
   const byDay = [...days.values()].sort((a, b) => a.day.localeCompare(b.day));

@@ -70,10 +70,26 @@ function assertWithheld(values: unknown): WithheldEntry[] {
   });
 }
 
+/** The index-entry ids of an injection: each one of its injected ids, once. */
+function assertIndexIds(values: unknown, injected: readonly MemoryId[]): MemoryId[] {
+  if (values === undefined) return [];
+  if (!Array.isArray(values) || values.length > MAX_INJECTED_IDS) {
+    throw invalid(`An injection lists at most ${MAX_INJECTED_IDS} index entries.`);
+  }
+  const ids = assertIds(values);
+  const rendered = new Set(injected);
+  const stray = ids.find((id) => !rendered.has(id));
+  if (stray !== undefined) {
+    throw invalid(`Index entry ${stray} is not one of the injection's memory ids.`);
+  }
+  if (new Set(ids).size !== ids.length) throw invalid('An injection lists an index entry twice.');
+  return ids;
+}
+
 /** Validates an injection outside the transaction, so bad input never takes the write lock. */
 export function assertInjection(
   entry: NewInjection,
-): NewInjection & { memoryIds: MemoryId[]; withheld: WithheldEntry[] } {
+): NewInjection & { memoryIds: MemoryId[]; indexIds: MemoryId[]; withheld: WithheldEntry[] } {
   const { sessionId, event, memoryIds, tokens } = entry;
   if (
     typeof sessionId !== 'string' ||
@@ -91,6 +107,7 @@ export function assertInjection(
     throw invalid(`An injection lists at most ${MAX_INJECTED_IDS} memory ids.`);
   }
   const ids = assertIds(memoryIds);
+  const indexIds = assertIndexIds(entry.indexIds, ids);
   const withheld = assertWithheld(entry.withheld);
   if (ids.length === 0 && withheld.length === 0) {
     throw invalid('An injection lists injected or withheld memory ids; record nothing otherwise.');
@@ -104,6 +121,7 @@ export function assertInjection(
     source: optionalText(entry.source, 'An injection source'),
     projectKey: optionalText(entry.projectKey, 'An injection project key'),
     memoryIds: ids,
+    indexIds,
     tokens,
     withheld,
   };

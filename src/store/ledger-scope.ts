@@ -44,6 +44,7 @@ export function withoutHiddenIds(
   return rows.map((row) => ({
     ...row,
     memoryIds: row.memoryIds.filter((id) => !hidden.has(id)),
+    indexIds: row.indexIds.filter((id) => !hidden.has(id)),
     withheld: row.withheld.filter((entry) => !hidden.has(entry.id)),
   }));
 }

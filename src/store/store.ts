@@ -280,6 +280,12 @@ export interface NewInjection {
   projectKey: string | null;
   /** The injected memories in the order they were rendered; empty only when `withheld` is not. */
   memoryIds: readonly MemoryId[];
+  /**
+   * The ids of `memoryIds` rendered as a one-line index entry (id, kind, age, first words) rather than in
+   * full. The session has seen that the memory exists, not what it says, so a later prompt may still
+   * bring it in full. Omitted or empty: every id was rendered in full.
+   */
+  indexIds?: readonly MemoryId[];
   /** Estimated tokens of the emitted text (`estimateTokens` of core/budget.ts). */
   tokens: number;
   /**
@@ -296,6 +302,7 @@ export interface InjectionRecord extends NewInjection {
   /** ISO-8601 time the injection was recorded. */
   at: string;
   memoryIds: MemoryId[];
+  indexIds: MemoryId[];
   withheld: WithheldEntry[];
   /**
    * The author the injecting process wrote as (its `MNEMO_AUTHOR` or login name): whose session it
@@ -577,10 +584,16 @@ export interface MemoryStore {
   listInjections(query: InjectionQuery): Promise<InjectionRecord[]>;
 
   /**
-   * Every memory id ever injected into `sessionId`, each once, first injected first; [] if none. Only
-   * rows of the store's author or of no recorded author count (a session is its author's).
+   * Every memory id ever injected in full into `sessionId`, each once, first injected first; [] if none.
+   * Only rows of the store's author or of no recorded author count (a session is its author's).
    */
   injectedIds(sessionId: string): Promise<MemoryId[]>;
+
+  /**
+   * The memory ids `sessionId` was shown only as index entries, never in full, each once, first shown
+   * first; [] if none. Scoped like `injectedIds`.
+   */
+  indexedIds(sessionId: string): Promise<MemoryId[]>;
 
   /** Audit entries with `seq > afterSeq`, oldest first, at most `limit` (copying a store's history). */
   readAudit(afterSeq: number, limit: number): Promise<AuditEntry[]>;

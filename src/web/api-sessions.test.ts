@@ -35,7 +35,7 @@ async function setup(clock?: ManualClock): Promise<{ kit: WebKit; erin: TestApp 
 }
 
 describe('web API: a session timeline', () => {
-  it('lists what the session captured and every injection into it, in time order, with what was withheld and why', async () => {
+  it('lists what the session captured and every injection into it, in time order, with what was withheld and why and what went in as an index line only', async () => {
     const clock = new ManualClock('2026-03-01T09:00:00.000Z');
     const { kit } = await setup(clock);
     const { store } = kit.app;
@@ -73,6 +73,7 @@ describe('web API: a session timeline', () => {
       source: null,
       projectKey: '/a',
       memoryIds: [captured.id],
+      indexIds: [captured.id],
       tokens: 30,
     });
     await store.recordInjection({
@@ -89,12 +90,13 @@ describe('web API: a session timeline', () => {
       timeline.events.map((e) =>
         e.type === 'capture'
           ? ['capture', e.at, e.memory.id]
-          : [e.event, e.at, e.source, e.tokens, e.memories.map((m) => m.id), e.gone],
+          : [e.event, e.at, e.source, e.tokens, e.memories.map((m) => m.id), e.gone, e.indexed],
       ),
     ).toEqual([
-      ['session-start', '2026-03-01T09:01:00.000Z', 'startup', 120, [pnpm.id], 1],
+      ['session-start', '2026-03-01T09:01:00.000Z', 'startup', 120, [pnpm.id], 1, []],
       ['capture', '2026-03-01T09:02:00.000Z', captured.id],
-      ['prompt-recall', '2026-03-01T09:03:00.000Z', null, 30, [captured.id], 0],
+      // Prompt recall showed the error as an index line only, and the timeline says so.
+      ['prompt-recall', '2026-03-01T09:03:00.000Z', null, 30, [captured.id], 0, [captured.id]],
     ]);
     const start = timeline.events[0];
     expect(start?.type === 'injection' ? start.withheld : undefined).toEqual([

@@ -109,6 +109,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
           return row === undefined ? [] : [row];
         }),
         gone: i.memoryIds.filter((m) => !existing.has(m)).length,
+        indexed: i.indexIds.filter((m) => injected.has(m)),
         withheld: i.withheld.map((w) => ({
           id: w.id,
           reasons: w.reasons.map((reason) => ({ reason, meaning: meaningOf(reason) })),

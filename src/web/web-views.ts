@@ -144,6 +144,8 @@ export type TimelineEvent =
       memories: MemoryRow[];
       /** Injected memories deleted since. */
       gone: number;
+      /** Ids of `memories` shown as a one-line index entry, not in full. */
+      indexed: string[];
       withheld: { id: string; reasons: { reason: string; meaning: string }[] }[];
     };
 

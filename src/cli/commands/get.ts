@@ -45,6 +45,8 @@ export interface LedgerMention {
   sessionId: string;
   event: string;
   reasons?: string[];
+  /** The injection showed it as a one-line index entry, not in full. */
+  indexLine?: boolean;
 }
 
 /** Ledger rows read for the explanation, newest first. */
@@ -103,8 +105,12 @@ async function ledgerMentions(
     row === undefined
       ? null
       : { at: row.at, sessionId: row.sessionId, event: row.event, ...(reasons ? { reasons } : {}) };
+  const last = mention(injected);
   return {
-    lastInjected: mention(injected),
+    lastInjected:
+      last !== null && injected?.indexIds.includes(id) === true
+        ? { ...last, indexLine: true }
+        : last,
     lastWithheld: mention(withheld, withheld?.withheld.find((w) => w.id === id)?.reasons),
   };
 }
@@ -135,7 +141,7 @@ export function formatExplanation(explanation: MemoryExplanation): string {
   const field = (name: string) => `${name}:`.padEnd(Math.max(width, name.length + 2));
   if (lastInjected !== null) {
     lines.push(
-      `${field('last injected')}${lastInjected.at} (${lastInjected.event}, session ${lastInjected.sessionId})`,
+      `${field('last injected')}${lastInjected.at} (${lastInjected.event}${lastInjected.indexLine === true ? ' as an index line' : ''}, session ${lastInjected.sessionId})`,
     );
   }
   if (lastWithheld !== null) {

@@ -23,6 +23,7 @@ function row(patch: Partial<InjectionRecord>): InjectionRecord {
     source: 'startup',
     projectKey: '/p/acme-api',
     memoryIds: [ID_A],
+    indexIds: [],
     tokens: 100,
     withheld: [],
     author: null,
@@ -89,6 +90,24 @@ describe('formatLedger', () => {
     );
     expect(text).toContain('  2026-08-19  2 injections');
     expect(text).toContain(`session-start:startup    100 tokens  ${ID_A}`);
+  });
+
+  it('marks the memories an injection showed as an index line only', () => {
+    const text = formatLedger(
+      summariseLedger(
+        [
+          row({
+            event: 'prompt-recall',
+            source: null,
+            memoryIds: [ID_A, ID_B],
+            indexIds: [ID_B],
+            tokens: 40,
+          }),
+        ],
+        HEADER,
+      ),
+    );
+    expect(text).toContain(`prompt-recall             40 tokens  ${ID_A} ${ID_B} (index line)`);
   });
 
   it('says none for an empty ledger and keeps control characters of host data off the terminal', () => {

@@ -81,8 +81,10 @@ export function formatLedger(report: LedgerReport): string {
     for (const e of s.entries) {
       const event = printable(e.source === null ? e.event : `${e.event}:${e.source}`);
       const held = e.withheld.map((w) => `${w.id} (${w.reasons.join(', ')})`).join(' ');
+      const index = new Set(e.indexIds);
+      const shown = e.memoryIds.map((id) => (index.has(id) ? `${id} (index line)` : id)).join(' ');
       lines.push(
-        `    ${e.at.slice(0, 19).replace('T', ' ')}  ${event.padEnd(22)} ${String(e.tokens).padStart(5)} tokens  ${e.memoryIds.join(' ')}${held === '' ? '' : `${e.memoryIds.length === 0 ? '' : '  '}withheld: ${held}`}`,
+        `    ${e.at.slice(0, 19).replace('T', ' ')}  ${event.padEnd(22)} ${String(e.tokens).padStart(5)} tokens  ${shown}${held === '' ? '' : `${e.memoryIds.length === 0 ? '' : '  '}withheld: ${held}`}`,
       );
     }
   }

@@ -25,8 +25,13 @@ export type WithheldReason =
 export interface InjectionTarget {
   /** The session's canonical project key; null when none resolved (then global memories only). */
   readonly projectKey: string | null;
-  /** Ids already injected into this session (the ledger). */
+  /** Ids already injected in full into this session (the ledger). */
   readonly alreadyInjected: ReadonlySet<MemoryId>;
+  /**
+   * Ids this session was shown only as an index entry (the ledger). Not withheld: a later prompt may
+   * bring such a memory in full, but prompt recall does not point at it again. Missing: none.
+   */
+  readonly alreadyIndexed?: ReadonlySet<MemoryId>;
   readonly privileges?: PrivilegeOptions;
   /**
    * The anchors' verdicts (threat model R5). `gone` (every cited file deleted) is withheld; `stale` is

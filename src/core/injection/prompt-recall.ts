@@ -68,7 +68,8 @@ export function hasTopic(prompt: string): boolean {
 
 /**
  * Chooses what to inject. The gate runs first, so an ineligible memory is never placed; each eligible
- * one is placed by its own relevance (no "best of a bad lot").
+ * one is placed by its own relevance (no "best of a bad lot"). A memory the session was already pointed
+ * at by an index entry may come in full, never as a second pointer.
  */
 export function selectPromptRecall(input: PromptRecallInput): PromptRecall {
   const tiers = input.tiers ?? RELEVANCE_TIERS;
@@ -87,7 +88,11 @@ export function selectPromptRecall(input: PromptRecallInput): PromptRecall {
     best = Math.max(best, relevance);
     const tier = relevanceTier(relevance, evidencePath(evidence), tiers);
     if (tier === 'full' && full.length < MAX_PROMPT_ITEMS) full.push({ memory, relevance, tier });
-    else if (tier !== 'none' && index.length < MAX_INDEX_ITEMS) {
+    else if (
+      tier !== 'none' &&
+      index.length < MAX_INDEX_ITEMS &&
+      input.target.alreadyIndexed?.has(memory.id) !== true
+    ) {
       index.push({ memory, relevance, tier: 'index' });
     }
   }

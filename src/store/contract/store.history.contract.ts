@@ -26,6 +26,8 @@ async function seedHistory(store: MemoryStore, clock: ManualClock): Promise<stri
       source: null,
       projectKey: PROJECT_A,
       memoryIds: ids.slice(n),
+      // Prompt recall's last memory went in as an index entry: the copy must keep which.
+      ...(event === 'prompt-recall' ? { indexIds: ids.slice(-1) } : {}),
       tokens: 10 + n,
     });
   }
@@ -89,6 +91,7 @@ export function describeHistoryContract(h: Harness): void {
       expect(copied.map(({ seq: _seq, ...rest }) => rest)).toEqual(
         rows.map(({ seq: _seq, ...rest }) => rest),
       );
+      expect(copied.map((r) => r.indexIds)).toEqual([[], ids.slice(-1)]);
       expect(await target.injectedIds('s1')).toEqual(ids);
       await expect(target.importInjections([{ ...rows[0]!, memoryIds: [] }])).rejects.toMatchObject(
         { code: 'INVALID_INPUT' },

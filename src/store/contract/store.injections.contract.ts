@@ -47,6 +47,7 @@ export function describeInjectionsContract(h: Harness): void {
         const expected = {
           ...entry(),
           memoryIds: [ID_1, ID_2],
+          indexIds: [],
           withheld: [],
           author: null,
           at: '2025-06-01T09:00:00.000Z',
@@ -93,6 +94,56 @@ export function describeInjectionsContract(h: Harness): void {
       expect(await store.injectedIds('other')).toEqual([ID_3]);
       expect(await store.injectedIds('never-seen')).toEqual([]);
     });
+
+    h.test(
+      'tells ids shown only as index entries from ids read in full, until a later row shows them whole',
+      async () => {
+        const store = await h.open();
+        const recorded = await store.recordInjection(
+          entry({
+            event: 'prompt-recall',
+            source: null,
+            memoryIds: [ID_1, ID_2],
+            indexIds: [ID_2],
+          }),
+        );
+        expect(recorded.indexIds).toEqual([ID_2]);
+        expect((await store.listInjections({ limit: 1 }))[0]?.indexIds).toEqual([ID_2]);
+        expect(await store.injectedIds('s1')).toEqual([ID_1]);
+        expect(await store.indexedIds('s1')).toEqual([ID_2]);
+        await store.recordInjection(
+          entry({ event: 'prompt-recall', source: null, memoryIds: [ID_3], indexIds: [ID_3] }),
+        );
+        expect(await store.indexedIds('s1')).toEqual([ID_2, ID_3]);
+        // Read in full later: no longer only pointed at, and still never counted twice.
+        await store.recordInjection(
+          entry({ event: 'prompt-recall', source: null, memoryIds: [ID_2] }),
+        );
+        expect(await store.injectedIds('s1')).toEqual([ID_1, ID_2]);
+        expect(await store.indexedIds('s1')).toEqual([ID_3]);
+        expect(await store.indexedIds('other')).toEqual([]);
+        // A row without index entries records none.
+        expect((await store.recordInjection(entry({ sessionId: 'other' }))).indexIds).toEqual([]);
+      },
+    );
+
+    h.test(
+      'refuses index entries that are not among the injected ids, repeated, or not ids',
+      async () => {
+        const store = await h.open();
+        const bad: Partial<NewInjection>[] = [
+          { memoryIds: [ID_1], indexIds: [ID_2] },
+          { memoryIds: [], indexIds: [ID_1], withheld: [{ id: ID_1, reasons: ['tainted'] }] },
+          { memoryIds: [ID_1], indexIds: [ID_1, ID_1] },
+          { memoryIds: [ID_1], indexIds: ['not-a-ulid'] },
+          { memoryIds: [ID_1], indexIds: 'ID' as unknown as string[] },
+        ];
+        for (const patch of bad) {
+          await expectCode(store.recordInjection(entry(patch)), 'INVALID_INPUT');
+        }
+        expect(await store.listInjections({ limit: 10 })).toEqual([]);
+      },
+    );
 
     h.test(
       'does not count an injection as an access: count, last access and heat stay',

@@ -54,8 +54,8 @@ export async function importInjectionsIn(
   for (const record of records) {
     const { rowCount } = await ctx.db.query(
       `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
-         withheld, author_user)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+         withheld, author_user, index_ids)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
        WHERE NOT EXISTS (SELECT 1 FROM injections WHERE at = $1 AND session_id = $2 AND event = $3
          AND memory_ids = $6::text[])`,
       [
@@ -68,6 +68,7 @@ export async function importInjectionsIn(
         record.tokens,
         JSON.stringify(record.withheld),
         record.author,
+        record.indexIds,
       ],
     );
     appended += rowCount ?? 0;

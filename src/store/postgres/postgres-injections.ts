@@ -3,9 +3,9 @@
  * into which author's session, at what token cost). Rows are history: they never touch `memories` and
  * are not audited. Reads are scoped to their reader by the rules of store/ledger-scope.ts.
  */
-import type { MemoryId } from '../../core/memory.js';
 import type { assertInjection } from '../injection-rules.js';
 import { ledgerIds, type LedgerReader, withoutHiddenIds } from '../ledger-scope.js';
+import { type SessionShown, splitShown } from '../shown-ids.js';
 import type { InjectionEvent, InjectionRecord, WithheldEntry } from '../store.js';
 import type { PgQueryable } from './pg-like.js';
 import { isoOf } from './postgres-rows.js';
@@ -19,6 +19,7 @@ interface PgInjectionRow {
   source: string | null;
   project_key: string | null;
   memory_ids: string[];
+  index_ids: string[];
   tokens: number;
   withheld: string;
   author_user: string | null;
@@ -33,6 +34,7 @@ function toRecord(row: PgInjectionRow): InjectionRecord {
     source: row.source,
     projectKey: row.project_key,
     memoryIds: [...row.memory_ids],
+    indexIds: [...row.index_ids],
     tokens: Number(row.tokens),
     withheld: JSON.parse(row.withheld) as WithheldEntry[],
     author: row.author_user,
@@ -44,9 +46,9 @@ export async function recordInjectionIn(
   entry: ReturnType<typeof assertInjection>,
 ): Promise<InjectionRecord> {
   const { rows } = await ctx.db.query<PgInjectionRow>(
-    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens, withheld,
-       author_user)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, index_ids, tokens,
+       withheld, author_user)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
     [
       ctx.at,
       entry.sessionId,
@@ -54,6 +56,7 @@ export async function recordInjectionIn(
       entry.source,
       entry.projectKey,
       entry.memoryIds,
+      entry.indexIds,
       entry.tokens,
       JSON.stringify(entry.withheld),
       ctx.author?.user ?? null,
@@ -130,21 +133,22 @@ export async function ledgerRowsOf(
 }
 
 /**
- * Distinct ids injected into one session, in the order they were first injected: rows of `reader` or of
- * no recorded author (a session is its author's; these ids are never shown).
+ * What one session was shown, in full and as index entries only (store/shown-ids.ts): rows of `reader`
+ * or of no recorded author (a session is its author's; these ids are never shown).
  */
-export async function injectedIdsOf(
+export async function sessionShownOf(
   db: PgQueryable,
   sessionId: string,
   reader: string | undefined,
-): Promise<MemoryId[]> {
+): Promise<SessionShown> {
   const scope = reader === undefined ? '' : 'AND (i.author_user = $2 OR i.author_user IS NULL)';
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT u.id FROM injections i, unnest(i.memory_ids) WITH ORDINALITY AS u(id, pos)
-     WHERE i.session_id = $1 ${scope} GROUP BY u.id ORDER BY min(i.seq * 1000 + u.pos)`,
+  const { rows } = await db.query<{ id: string; idx: boolean }>(
+    `SELECT u.id, u.id = ANY (i.index_ids) AS idx
+     FROM injections i, unnest(i.memory_ids) WITH ORDINALITY AS u(id, pos)
+     WHERE i.session_id = $1 ${scope} ORDER BY i.seq, u.pos`,
     reader === undefined ? [sessionId] : [sessionId, reader],
   );
-  return rows.map((row) => row.id);
+  return splitShown(rows.map((row) => ({ id: row.id, index: row.idx })));
 }
 
 /** Ledger rows with seq > afterSeq, oldest first, every author's, whole (copying a store). */

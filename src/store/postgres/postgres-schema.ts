@@ -316,6 +316,12 @@ ALTER TABLE injections ADD COLUMN author_user text;
 CREATE INDEX injections_author ON injections (author_user, seq);
 `;
 
+// v8: which injected memories a session was shown only as an index entry (the SQLite v11 design; see
+// sqlite-schema.ts). Existing rows get '{}': they rendered every memory they name in full.
+const V8 = `
+ALTER TABLE injections ADD COLUMN index_ids text[] NOT NULL DEFAULT '{}';
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: V1 },
@@ -325,6 +331,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 5, name: 'recall-quality', sql: V5 },
   { version: 6, name: 'session-start-indexes', sql: V6 },
   { version: 7, name: 'ledger-author', sql: V7 },
+  { version: 8, name: 'ledger-index-entries', sql: V8 },
 ];
 
 /** Current view definitions, recreated after every migration step whose version is >= sinceVersion. */

@@ -406,8 +406,16 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.#read((db) => injections.ledgerRowsOf(db, scoped, this.#deps.author?.user));
   }
 
+  #shown(sessionId: string) {
+    return this.#read((db) => injections.sessionShownOf(db, sessionId, this.#deps.author?.user));
+  }
+
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
-    return this.#read((db) => injections.injectedIdsOf(db, sessionId, this.#deps.author?.user));
+    return (await this.#shown(sessionId)).full;
+  }
+
+  async indexedIds(sessionId: string): Promise<MemoryId[]> {
+    return (await this.#shown(sessionId)).indexOnly;
   }
 
   async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {

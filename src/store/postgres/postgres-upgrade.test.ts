@@ -45,6 +45,7 @@ const FIXTURE_V3 = fixture(3);
 const FIXTURE_V4 = fixture(4);
 const FIXTURE_V5 = fixture(5);
 const FIXTURE_V6 = fixture(6);
+const FIXTURE_V7 = fixture(7);
 /** v1's lexical columns, replaced by v5's analysed fields (checked on their own below). */
 const REPLACED_BY_V5 = new Set(['lexical', 'lexical_text']);
 const DIST_OPENER = fileURLToPath(
@@ -612,7 +613,7 @@ function describeUpgrade(name: string, target: () => Target): void {
         expect(index[0]?.indexdef).toMatch(/\(author_user, seq\)/);
         const after = (await raw.query<Record<string, unknown>>(ledger)).rows;
         // Every released column of every row as v6 wrote it; nothing recorded who injected them.
-        expect(after.map(({ author_user: _a, ...row }) => row)).toEqual(before);
+        expect(after.map(({ author_user: _a, index_ids: _i, ...row }) => row)).toEqual(before);
         expect(after.map((row) => row['author_user'])).toEqual([null, null, null]);
         const sessions = async (store: MemoryStore) =>
           (await store.listInjections({ limit: 10 })).map((r) => [r.sessionId, r.author]);
@@ -649,6 +650,45 @@ function describeUpgrade(name: string, target: () => Target): void {
         await erin.close();
         await dana.close();
         await anonymous.close();
+      }
+    });
+
+    it('opens a v7 schema made by its own SQL: the ledger gains index entries, none on released rows', async () => {
+      const schema = freshSchema('v8');
+      const raw = await target().raw(schema);
+      await raw.exec(FIXTURE_V7);
+      const ledger = 'SELECT * FROM injections ORDER BY seq';
+      const before = (await raw.query<Record<string, unknown>>(ledger)).rows;
+      expect(before).toHaveLength(4);
+      expect(await columns(raw, schema, 'injections')).not.toContain('index_ids:ARRAY');
+      const dana = await target().open(schema, undefined, { user: 'dana', host: 'dana-laptop' });
+      try {
+        expect(await columns(raw, schema, 'injections')).toContain('index_ids:ARRAY');
+        const after = (await raw.query<Record<string, unknown>>(ledger)).rows;
+        // Every released column of every row as v7 wrote it; each rendered its memories in full.
+        expect(after.map(({ index_ids: _i, ...row }) => row)).toEqual(before);
+        expect(after.map((row) => row['index_ids'])).toEqual([[], [], [], []]);
+        expect(await dana.injectedIds('session-fixture-11')).toEqual([V1_IDS[0], V1_IDS[2]]);
+        expect(await dana.indexedIds('session-fixture-11')).toEqual([]);
+        await dana.recordInjection({
+          sessionId: 'session-fixture-11',
+          event: 'prompt-recall',
+          source: null,
+          projectKey: '/home/dev/projects/alpha',
+          memoryIds: [V1_IDS[4]!],
+          indexIds: [V1_IDS[4]!],
+          tokens: 18,
+        });
+        const { rows: stored } = await raw.query<{ index_ids: string[] }>(
+          'SELECT index_ids FROM injections ORDER BY seq DESC LIMIT 1',
+        );
+        expect(stored).toEqual([{ index_ids: [V1_IDS[4]] }]);
+        expect(await dana.injectedIds('session-fixture-11')).toEqual([V1_IDS[0], V1_IDS[2]]);
+        expect(await dana.indexedIds('session-fixture-11')).toEqual([V1_IDS[4]]);
+        const [row] = await dana.listInjections({ sessionId: 'session-fixture-11', limit: 1 });
+        expect(row?.indexIds).toEqual([V1_IDS[4]]);
+      } finally {
+        await dana.close();
       }
     });
 

@@ -73,6 +73,8 @@ const BACKFILLED: Record<number, (old: ExportedMemory) => Partial<Record<string,
   9: () => ({}),
   // v10 adds no memory column: the ledger's author, checked by 'gains the ledger author …' below.
   10: () => ({}),
+  // v11 adds no memory column: the ledger's index entries, checked by 'gains the injection ledger …'.
+  11: () => ({}),
 };
 
 /**
@@ -113,9 +115,9 @@ interface Manifest {
   sessions?: SessionTaint[];
   counters?: CounterRow[];
   claims?: number;
-  /** Since v4, newest first as `listInjections` returns them (`withheld` since v5, `author` v10). */
-  injections?: (Omit<InjectionRecord, 'withheld' | 'author'> &
-    Partial<Pick<InjectionRecord, 'withheld' | 'author'>>)[];
+  /** Since v4, newest first as `listInjections` returns them (`withheld` since v5, `author` v10, `indexIds` v11). */
+  injections?: (Omit<InjectionRecord, 'withheld' | 'author' | 'indexIds'> &
+    Partial<Pick<InjectionRecord, 'withheld' | 'author' | 'indexIds'>>)[];
   /** Since v5: the anchor sets the release wrote, as `getAnchorSets` returns them. */
   anchorSets?: AnchorSet[];
 }
@@ -265,27 +267,48 @@ describe.each(fixtureFiles)('fixture %s', (file) => {
     expect(await store.listInjections({ limit: 100 })).toEqual(
       (manifest.injections ?? []).map((row) => ({
         ...row,
+        // Rows written before v11 rendered every memory in full: they gain no index entries.
+        indexIds: row.indexIds ?? [],
         withheld: row.withheld ?? [],
         author: row.author ?? null,
       })),
     );
     for (const session of new Set((manifest.injections ?? []).map((r) => r.sessionId))) {
-      const ids = (manifest.injections ?? [])
-        .filter((r) => r.sessionId === session)
-        .reverse()
-        .flatMap((r) => r.memoryIds);
-      expect(await store.injectedIds(session)).toEqual([...new Set(ids)]);
+      const rows = (manifest.injections ?? []).filter((r) => r.sessionId === session).reverse();
+      const full = rows.flatMap((r) => r.memoryIds.filter((id) => !r.indexIds?.includes(id)));
+      const pointed = rows.flatMap((r) => r.indexIds ?? []).filter((id) => !full.includes(id));
+      expect(await store.injectedIds(session)).toEqual([...new Set(full)]);
+      expect(await store.indexedIds(session)).toEqual([...new Set(pointed)]);
     }
     const first = exported[0]!;
+    const second = exported[1]!;
     const recorded = await store.recordInjection({
       sessionId: `upgrade-${file}`,
       event: 'session-start',
       source: 'startup',
       projectKey: first.projectKey,
-      memoryIds: [first.id],
+      memoryIds: [first.id, second.id],
+      indexIds: [second.id],
       tokens: 10,
     });
     expect(await store.injectedIds(`upgrade-${file}`)).toEqual([first.id]);
+    expect(await store.indexedIds(`upgrade-${file}`)).toEqual([second.id]);
+    const raw = openRawSqlite(path);
+    try {
+      // The column itself: '[]' on every released row, the ids on the new one.
+      const stored = raw.prepare('SELECT seq, index_ids FROM injections ORDER BY seq').all() as {
+        seq: number;
+        index_ids: string;
+      }[];
+      expect(stored.map((r) => r.index_ids)).toEqual(
+        [...(manifest.injections ?? [])]
+          .sort((a, b) => a.seq - b.seq)
+          .map((r) => JSON.stringify(r.indexIds ?? []))
+          .concat(JSON.stringify([second.id])),
+      );
+    } finally {
+      raw.close();
+    }
     const { vector: _vector, anchors: _anchors, ...row } = first;
     expect(await store.getMemory(first.id)).toEqual(row);
     expect(recorded.seq).toBeGreaterThan(

@@ -80,8 +80,8 @@ export function importInjectionsIn(ctx: WriteContext, records: readonly Injectio
     if (present !== undefined) continue;
     ctx.db
       .prepare(
-        `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
-         withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, index_ids,
+         tokens, withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         record.at,
@@ -90,6 +90,7 @@ export function importInjectionsIn(ctx: WriteContext, records: readonly Injectio
         record.source,
         record.projectKey,
         ids,
+        JSON.stringify(record.indexIds),
         record.tokens,
         JSON.stringify(record.withheld),
         record.author,

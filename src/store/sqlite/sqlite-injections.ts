@@ -7,6 +7,7 @@
 import type { MemoryId } from '../../core/memory.js';
 import type { assertInjection } from '../injection-rules.js';
 import { ledgerIds, type LedgerReader, withoutHiddenIds } from '../ledger-scope.js';
+import { type SessionShown, splitShown } from '../shown-ids.js';
 import type { InjectionEvent, InjectionRecord, WithheldEntry } from '../store.js';
 import type { SqliteLike } from './sqlite-like.js';
 import type { WriteContext } from './sqlite-writes.js';
@@ -19,6 +20,7 @@ interface InjectionRow {
   source: string | null;
   project_key: string | null;
   memory_ids: string;
+  index_ids: string;
   tokens: number;
   withheld: string;
   author_user: string | null;
@@ -33,6 +35,7 @@ function toRecord(row: InjectionRow): InjectionRecord {
     source: row.source,
     projectKey: row.project_key,
     memoryIds: JSON.parse(row.memory_ids) as MemoryId[],
+    indexIds: JSON.parse(row.index_ids) as MemoryId[],
     tokens: row.tokens,
     withheld: JSON.parse(row.withheld) as WithheldEntry[],
     author: row.author_user,
@@ -46,8 +49,8 @@ export function recordInjectionIn(
 ): InjectionRecord {
   const row = ctx.db
     .prepare(
-      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, tokens,
-       withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO injections (at, session_id, event, source, project_key, memory_ids, index_ids,
+       tokens, withheld, author_user) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
     .get(
       ctx.at,
@@ -56,6 +59,7 @@ export function recordInjectionIn(
       entry.source,
       entry.projectKey,
       JSON.stringify(entry.memoryIds),
+      JSON.stringify(entry.indexIds),
       entry.tokens,
       JSON.stringify(entry.withheld),
       ctx.author?.user ?? null,
@@ -143,22 +147,23 @@ export function ledgerRowsOf(
 }
 
 /**
- * Distinct ids injected into one session, in the order they were first injected: rows of `reader` or of
- * no recorded author (a session is its author's; these ids only keep a session from being sent the same
- * memory twice, they are never shown).
+ * What one session was shown, in full and as index entries only (store/shown-ids.ts): rows of `reader`
+ * or of no recorded author (a session is its author's; these ids only keep a session from being sent
+ * the same memory twice, they are never shown).
  */
-export function injectedIdsOf(
+export function sessionShownOf(
   db: SqliteLike,
   sessionId: string,
   reader: string | undefined,
-): MemoryId[] {
+): SessionShown {
   const scope = reader === undefined ? '' : 'AND (i.author_user = ? OR i.author_user IS NULL)';
-  return db
+  const rows = db
     .prepare(
-      // seq × 1000 + position orders by (row, position) because a row holds at most 500 ids.
-      `SELECT j.value AS id FROM injections i, json_each(i.memory_ids) j
-       WHERE i.session_id = ? ${scope} GROUP BY j.value ORDER BY min(i.seq * 1000 + j.key)`,
+      `SELECT j.value AS id,
+         EXISTS (SELECT 1 FROM json_each(i.index_ids) x WHERE x.value = j.value) AS idx
+       FROM injections i, json_each(i.memory_ids) j
+       WHERE i.session_id = ? ${scope} ORDER BY i.seq, j.key`,
     )
-    .all(sessionId, ...(reader === undefined ? [] : [reader]))
-    .map((row) => (row as { id: MemoryId }).id);
+    .all(sessionId, ...(reader === undefined ? [] : [reader])) as { id: MemoryId; idx: number }[];
+  return splitShown(rows.map((row) => ({ id: row.id, index: row.idx === 1 })));
 }

@@ -419,6 +419,16 @@ ALTER TABLE injections ADD COLUMN author_user TEXT;
 CREATE INDEX injections_author ON injections (author_user, seq);
 `;
 
+// v11: which injected memories a session was shown only as an index entry (prompt recall's second tier:
+// id, kind, age and first words). Such a session has been pointed at the memory, not shown what it
+// says, so a later prompt may still bring it in full (store/shown-ids.ts).
+// - index_ids: a JSON array, a subset of the row's memory_ids. Existing rows get '[]': every memory
+//   they name was rendered in full before index entries existed, which is what they recorded.
+const V11 = `
+ALTER TABLE injections ADD COLUMN index_ids TEXT NOT NULL DEFAULT '[]'
+  CHECK (json_valid(index_ids) AND json_type(index_ids) = 'array');
+`;
+
 /** Every released migration, oldest first. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -482,6 +492,12 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'ledger-author',
     sql: V10,
     checksum: 'e1584adb842256ca5e4fbbc4437f1feb17c2cd40d0ab2a36bbc7c56efe078c4c',
+  },
+  {
+    version: 11,
+    name: 'ledger-index-entries',
+    sql: V11,
+    checksum: '7f934861e1589f3607cbb3842b7de6461b85a2e64eb9493f117965236f68cdf2',
   },
 ];
 

@@ -78,7 +78,7 @@ import {
   readAuditPage,
   readInjectionsPage,
 } from './sqlite-history.js';
-import { injectedIdsOf, ledgerRowsOf, recordInjectionIn } from './sqlite-injections.js';
+import { ledgerRowsOf, recordInjectionIn, sessionShownOf } from './sqlite-injections.js';
 import { integrityProblems } from './sqlite-integrity.js';
 import * as lexical from './sqlite-lexical.js';
 import type { SqliteLike } from './sqlite-like.js';
@@ -415,7 +415,11 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   async injectedIds(sessionId: string): Promise<MemoryId[]> {
-    return this.#read((db) => injectedIdsOf(db, sessionId, this.#deps.author?.user));
+    return this.#read((db) => sessionShownOf(db, sessionId, this.#deps.author?.user).full);
+  }
+
+  async indexedIds(sessionId: string): Promise<MemoryId[]> {
+    return this.#read((db) => sessionShownOf(db, sessionId, this.#deps.author?.user).indexOnly);
   }
 
   async getAnchorSets(ids: readonly MemoryId[]): Promise<Map<MemoryId, AnchorSet>> {

@@ -49,6 +49,9 @@ export function Session({ id }: { id: string }) {
                         {e.source === null ? '' : ` (${e.source})`} ·{' '}
                         {count(e.memories.length, 'memory')}, {e.tokens} tokens
                         {e.gone > 0 ? ` · ${e.gone} deleted since` : ''}
+                        {e.indexed.length > 0
+                          ? ` · ${e.indexed.length} shown as an index line only`
+                          : ''}
                       </p>
                       <MemoryList memories={e.memories} empty="No memory of it is visible here." />
                       {e.withheld.length === 0 ? null : (

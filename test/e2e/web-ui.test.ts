@@ -403,9 +403,11 @@ describe('web viewer in Chromium', () => {
     });
     t.env['PATH'] = `${bin}:${t.env['PATH'] ?? ''}`;
     const ui = await startUi(t, t.project, ['--port', '0', '--open']);
-    const opened = await waitFor('the opener to run', () =>
-      existsSync(handed) ? readFileSync(handed, 'utf8') : undefined,
-    );
+    // The shell creates the file before printf writes to it: wait for the address, not the file.
+    const opened = await waitFor('the opener to run', () => {
+      const text = existsSync(handed) ? readFileSync(handed, 'utf8') : '';
+      return text === '' ? undefined : text;
+    });
     const token = /#token=(.+)$/.exec(ui.url)?.[1] ?? '';
     expect(opened).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[A-Za-z0-9_-]+$/);
     expect(opened).not.toContain(token);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseDataset } from '../../bench/retrieval/dataset.js';
 import { analyzeQuery, analyzeText } from '../../src/core/text/analyze.js';
+import { expectEvidenceInOwnProject } from './dataset-shape.js';
 
 const dataset = parseDataset(
   JSON.parse(
@@ -30,14 +31,7 @@ describe('the coding-memory benchmark', () => {
 
   it('asks at least 150 questions, each naming memories of its own project', () => {
     expect(questions.length).toBeGreaterThanOrEqual(150);
-    for (const conversation of dataset.conversations) {
-      const ids = new Set(conversation.sessions.flatMap((s) => s.turns.map((t) => t.id)));
-      for (const question of conversation.questions) {
-        expect(question.evidence.length).toBeGreaterThan(0);
-        for (const id of question.evidence)
-          expect(ids.has(id), `${question.id} → ${id}`).toBe(true);
-      }
-    }
+    expectEvidenceInOwnProject(dataset);
   });
 
   it('words most questions without any analysed term of the memory they expect', () => {

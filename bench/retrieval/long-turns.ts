@@ -24,7 +24,7 @@ export interface LongTurnReport {
   sourceTurns: number;
 }
 
-function wordCount(text: string): number {
+export function wordCount(text: string): number {
   return text.split(/\s+/).filter((w) => w.length > 0).length;
 }
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { parseDataset } from '../../bench/retrieval/dataset.js';
+import { wordCount } from '../../bench/retrieval/long-turns.js';
 import { analyzeQuery, analyzeText } from '../../src/core/text/analyze.js';
 import { expectEvidenceInOwnProject } from './dataset-shape.js';
 
@@ -21,7 +22,6 @@ const dataset = parseDataset(
 );
 const turns = dataset.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns));
 const questions = dataset.conversations.flatMap((c) => c.questions);
-const wordsOf = (text: string): number => text.split(/\s+/).filter((w) => w !== '').length;
 
 describe('the long-coding-memory benchmark', () => {
   it('holds projects of 12 or more memories, each 100 to 400 words, of the kinds mnemo stores', () => {
@@ -31,8 +31,8 @@ describe('the long-coding-memory benchmark', () => {
       expect(own.length, conversation.id).toBeGreaterThanOrEqual(12);
     }
     for (const turn of turns) {
-      expect(wordsOf(turn.text), turn.id).toBeGreaterThanOrEqual(100);
-      expect(wordsOf(turn.text), turn.id).toBeLessThanOrEqual(400);
+      expect(wordCount(turn.text), turn.id).toBeGreaterThanOrEqual(100);
+      expect(wordCount(turn.text), turn.id).toBeLessThanOrEqual(400);
     }
     const kinds = new Set(turns.map((t) => t.speaker));
     for (const kind of ['decision', 'fix', 'preference']) expect(kinds).toContain(kind);
